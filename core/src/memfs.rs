@@ -1,0 +1,156 @@
+//! An in-memory tree, for fast deterministic tests and fuzzing.
+
+use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use rustix::io::Errno;
+
+use crate::fs::{FileKind, Fs};
+
+/// A file tree held in memory: directories, files and symlinks by absolute
+/// path. `/` always exists. Nothing outside the tree exists.
+///
+/// # Examples
+///
+/// ```
+/// use rootguard::{MemFs, Op, Roots, Verdict};
+/// let mut fs = MemFs::new();
+/// fs.add_dir("/b/project");
+/// fs.add_file("/b/project2/secret.txt");
+/// fs.add_symlink("/b/project/back", "../project2");
+/// let roots = Roots::with_fs(["file:///b/project"], fs);
+/// assert!(matches!(roots.check("/b/project/back/secret.txt", Op::Read), Verdict::Outside { .. }));
+/// assert!(roots.check("/b/project/new.txt", Op::Write).is_inside());
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct MemFs {
+    nodes: BTreeMap<Vec<u8>, Node>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Node {
+    Dir,
+    File,
+    Symlink(OsString),
+}
+
+impl MemFs {
+    /// An empty tree: only `/`.
+    pub fn new() -> MemFs {
+        MemFs::default()
+    }
+
+    /// Adds a directory, and any missing parents as directories.
+    pub fn add_dir(&mut self, path: impl AsRef<OsStr>) -> &mut Self {
+        self.add(path.as_ref(), Node::Dir)
+    }
+
+    /// Adds an empty file, and any missing parents as directories.
+    pub fn add_file(&mut self, path: impl AsRef<OsStr>) -> &mut Self {
+        self.add(path.as_ref(), Node::File)
+    }
+
+    /// Adds a symlink whose target is written verbatim, and any missing
+    /// parents as directories.
+    pub fn add_symlink(&mut self, path: impl AsRef<OsStr>, target: impl AsRef<OsStr>) -> &mut Self {
+        self.add(path.as_ref(), Node::Symlink(target.as_ref().to_owned()))
+    }
+
+    fn add(&mut self, path: &OsStr, node: Node) -> &mut Self {
+        let key = canonical_key(path.as_bytes());
+        let mut cut = 0;
+        while let Some(next) = key[cut + 1..].iter().position(|&b| b == b'/') {
+            cut += next + 1;
+            self.nodes.entry(key[..cut].to_vec()).or_insert(Node::Dir);
+        }
+        if key != b"/" {
+            self.nodes.insert(key, node);
+        }
+        self
+    }
+
+    fn node(&self, path: &[u8]) -> io::Result<&Node> {
+        if path == b"/" {
+            return Ok(&Node::Dir);
+        }
+        // The parent must be a directory that exists; MemFs follows no link.
+        let parent_end = path.iter().rposition(|&b| b == b'/').unwrap_or(0);
+        if parent_end > 0 {
+            match self.node(&path[..parent_end])? {
+                Node::Dir => {}
+                Node::File => return Err(errno(Errno::NOTDIR)),
+                Node::Symlink(_) => return Err(errno(Errno::INVAL)),
+            }
+        }
+        self.nodes.get(path).ok_or_else(|| errno(Errno::NOENT))
+    }
+}
+
+fn errno(e: Errno) -> io::Error {
+    io::Error::from_raw_os_error(e.raw_os_error())
+}
+
+/// Collapses repeated and trailing slashes so lookups match insertions.
+fn canonical_key(path: &[u8]) -> Vec<u8> {
+    let mut key = Vec::with_capacity(path.len() + 1);
+    for segment in path.split(|&b| b == b'/').filter(|s| !s.is_empty()) {
+        key.push(b'/');
+        key.extend_from_slice(segment);
+    }
+    if key.is_empty() {
+        key.push(b'/');
+    }
+    key
+}
+
+impl Fs for MemFs {
+    fn lstat(&self, path: &Path) -> io::Result<FileKind> {
+        let key = canonical_key(path.as_os_str().as_bytes());
+        Ok(match self.node(&key)? {
+            Node::Dir => FileKind::Dir,
+            Node::File => FileKind::File,
+            Node::Symlink(_) => FileKind::Symlink,
+        })
+    }
+
+    fn readlink(&self, path: &Path) -> io::Result<OsString> {
+        let key = canonical_key(path.as_os_str().as_bytes());
+        match self.node(&key)? {
+            Node::Symlink(target) => Ok(target.clone()),
+            _ => Err(errno(Errno::INVAL)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lookups() {
+        let mut fs = MemFs::new();
+        fs.add_file("/a/f").add_symlink("/a/l", "f");
+        assert_eq!(fs.lstat(Path::new("/")).unwrap(), FileKind::Dir);
+        assert_eq!(fs.lstat(Path::new("/a")).unwrap(), FileKind::Dir);
+        assert_eq!(fs.lstat(Path::new("/a/f")).unwrap(), FileKind::File);
+        assert_eq!(fs.lstat(Path::new("/a/l")).unwrap(), FileKind::Symlink);
+        assert_eq!(fs.readlink(Path::new("/a/l")).unwrap(), "f");
+        let code = |r: io::Result<FileKind>| r.unwrap_err().raw_os_error();
+        assert_eq!(
+            code(fs.lstat(Path::new("/a/x"))),
+            Some(Errno::NOENT.raw_os_error())
+        );
+        assert_eq!(
+            code(fs.lstat(Path::new("/a/f/x"))),
+            Some(Errno::NOTDIR.raw_os_error())
+        );
+        assert_eq!(
+            code(fs.lstat(Path::new("/b/x"))),
+            Some(Errno::NOENT.raw_os_error())
+        );
+        assert!(fs.readlink(Path::new("/a/f")).is_err());
+    }
+}

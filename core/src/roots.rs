@@ -1,0 +1,313 @@
+//! The set of allowed roots and the inside-roots check.
+
+use std::borrow::Cow;
+use std::ffi::OsStr;
+use std::fmt;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use crate::fs::{Fs, RealFs};
+use crate::index::RootIndex;
+use crate::lexical::{is_normal, normalize_into, LexicalError};
+use crate::op::Op;
+use crate::resolve::{resolve, ResolveError, Step};
+use crate::uri::{RootUri, UriError};
+
+/// A root that was accepted: valid, and resolved by the file system.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Root {
+    /// Its position in the list the roots were built from.
+    pub index: usize,
+    /// The URI as given.
+    pub uri: String,
+    /// The path the URI names, normalized but not resolved.
+    pub path: PathBuf,
+    /// Where that path resolves to (every link followed, as realpath does).
+    pub resolved: PathBuf,
+}
+
+/// A root that grants nothing, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RejectedRoot {
+    /// Its position in the list the roots were built from.
+    pub index: usize,
+    /// The URI as given.
+    pub uri: String,
+    /// Why it grants nothing.
+    pub reason: RootError,
+}
+
+/// Why a root grants nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RootError {
+    /// The URI breaks a rule of semantics §1.
+    Invalid(UriError),
+    /// The URI is valid but its path does not resolve (semantics §1 rule 7).
+    Unresolvable(ResolveError),
+}
+
+impl fmt::Display for RootError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RootError::Invalid(e) => write!(f, "invalid root URI: {e}"),
+            RootError::Unresolvable(e) => write!(f, "root does not resolve: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for RootError {}
+
+/// The answer to "may this operation on this path proceed?".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The target is at or beneath a root.
+    Inside {
+        /// The caller's index of the first root that contains the target.
+        root: usize,
+        /// The physical target.
+        target: PathBuf,
+    },
+    /// The target resolves, but beneath no root.
+    Outside {
+        /// The physical target.
+        target: PathBuf,
+    },
+    /// The operation cannot happen at all; deny it.
+    Unresolvable(ResolveError),
+}
+
+impl Verdict {
+    /// Whether the operation may proceed: only when the target is inside.
+    pub fn is_inside(&self) -> bool {
+        matches!(self, Verdict::Inside { .. })
+    }
+
+    /// The physical target, when the path resolved.
+    pub fn target(&self) -> Option<&Path> {
+        match self {
+            Verdict::Inside { target, .. } | Verdict::Outside { target } => Some(target),
+            Verdict::Unresolvable(_) => None,
+        }
+    }
+}
+
+/// A set of allowed roots, each resolved once, checked against paths on a
+/// file system (the real one by default).
+///
+/// Built from root URIs as a client sends them: invalid or unresolvable
+/// ones are kept aside with their reason ([`Roots::rejected`]) and grant
+/// nothing; the others still count. No roots grant nothing.
+///
+/// # Examples
+///
+/// ```
+/// use rootguard::{Op, Roots};
+/// let dir = tempfile::tempdir().unwrap();
+/// let base = dir.path().canonicalize().unwrap();
+/// std::fs::create_dir(base.join("project")).unwrap();
+/// std::fs::create_dir(base.join("project2")).unwrap();
+/// let uri = format!("file://{}/project", base.display());
+/// let roots = Roots::new([uri.as_str(), "file://server/share"]);
+/// assert_eq!(roots.accepted().len(), 1);
+/// assert_eq!(roots.rejected().len(), 1);
+/// assert!(roots.check(base.join("project/new.txt"), Op::Write).is_inside());
+/// assert!(!roots.check(base.join("project2/a.txt"), Op::Write).is_inside());
+/// assert!(!roots.check(base.join("project/../project2/a"), Op::Write).is_inside());
+/// ```
+#[derive(Clone, Debug)]
+pub struct Roots<F: Fs = RealFs> {
+    fs: F,
+    accepted: Vec<Root>,
+    rejected: Vec<RejectedRoot>,
+    index: RootIndex,
+}
+
+impl Roots<RealFs> {
+    /// Parses and resolves `uris` on the real file system.
+    pub fn new<I, S>(uris: I) -> Roots<RealFs>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        Roots::with_fs(uris, RealFs)
+    }
+}
+
+impl<F: Fs> Roots<F> {
+    /// Parses `uris` and resolves each valid one on `fs`.
+    pub fn with_fs<I, S>(uris: I, fs: F) -> Roots<F>
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut accepted = Vec::new();
+        let mut rejected = Vec::new();
+        for (index, uri) in uris.into_iter().enumerate() {
+            let uri = uri.as_ref();
+            let reject = |reason| RejectedRoot {
+                index,
+                uri: uri.to_string(),
+                reason,
+            };
+            let parsed = match RootUri::parse(uri) {
+                Ok(parsed) => parsed,
+                Err(e) => {
+                    rejected.push(reject(RootError::Invalid(e)));
+                    continue;
+                }
+            };
+            match resolve(&fs, parsed.path().as_os_str().as_bytes(), Op::Read, None) {
+                Ok(target) => accepted.push(Root {
+                    index,
+                    uri: uri.to_string(),
+                    path: parsed.into_path(),
+                    resolved: target.path,
+                }),
+                Err(e) => rejected.push(reject(RootError::Unresolvable(e))),
+            }
+        }
+        let index = RootIndex::new(
+            accepted
+                .iter()
+                .map(|r| (r.resolved.as_os_str().as_bytes().to_vec(), r.index))
+                .collect(),
+        );
+        Roots {
+            fs,
+            accepted,
+            rejected,
+            index,
+        }
+    }
+
+    /// The roots that grant access, in the order given.
+    pub fn accepted(&self) -> &[Root] {
+        &self.accepted
+    }
+
+    /// The roots that grant nothing, with the reason for each.
+    pub fn rejected(&self) -> &[RejectedRoot] {
+        &self.rejected
+    }
+
+    /// The file system the roots were resolved on.
+    pub fn fs(&self) -> &F {
+        &self.fs
+    }
+
+    /// Decides whether `op` on `path` stays inside the roots.
+    ///
+    /// The path is resolved as the kernel would (semantics §2) and its
+    /// target compared with each root's resolved location by whole
+    /// components.
+    pub fn check(&self, path: impl AsRef<OsStr>, op: Op) -> Verdict {
+        self.verdict(resolve(&self.fs, path.as_ref().as_bytes(), op, None))
+    }
+
+    /// [`Roots::check`], recording each resolution step in `trace`.
+    pub fn check_traced(&self, path: impl AsRef<OsStr>, op: Op, trace: &mut Vec<Step>) -> Verdict {
+        self.verdict(resolve(&self.fs, path.as_ref().as_bytes(), op, Some(trace)))
+    }
+
+    fn verdict(&self, resolved: Result<crate::Target, ResolveError>) -> Verdict {
+        match resolved {
+            Ok(target) => match self.index.find(target.path.as_os_str().as_bytes()) {
+                Some(root) => Verdict::Inside {
+                    root,
+                    target: target.path,
+                },
+                None => Verdict::Outside {
+                    target: target.path,
+                },
+            },
+            Err(e) => Verdict::Unresolvable(e),
+        }
+    }
+}
+
+/// Roots checked by text alone: no file-system access at all.
+///
+/// **Only sound for trees that hold no symlinks.** The path and the roots
+/// are normalized lexically (`..` clamped at `/`) and compared by whole
+/// components; a link anywhere in the tree can lead the real operation
+/// somewhere else. Use [`Roots`] unless you know the tree.
+///
+/// # Examples
+///
+/// ```
+/// use rootguard::LexicalRoots;
+/// let roots = LexicalRoots::new(["file:///x/proj"]);
+/// assert_eq!(roots.check("/x/proj/a/../b"), Ok(Some(0)));
+/// assert_eq!(roots.check("/x/proj2/a"), Ok(None));
+/// assert_eq!(roots.check("/x/proj/../proj2"), Ok(None));
+/// ```
+#[derive(Clone, Debug)]
+pub struct LexicalRoots {
+    accepted: Vec<(usize, PathBuf)>,
+    rejected: Vec<RejectedRoot>,
+    index: RootIndex,
+}
+
+impl LexicalRoots {
+    /// Parses `uris`; invalid ones are kept aside with their reason.
+    pub fn new<I, S>(uris: I) -> LexicalRoots
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut accepted = Vec::new();
+        let mut rejected = Vec::new();
+        for (index, uri) in uris.into_iter().enumerate() {
+            match RootUri::parse(uri.as_ref()) {
+                Ok(parsed) => accepted.push((index, parsed.into_path())),
+                Err(e) => rejected.push(RejectedRoot {
+                    index,
+                    uri: uri.as_ref().to_string(),
+                    reason: RootError::Invalid(e),
+                }),
+            }
+        }
+        let index = RootIndex::new(
+            accepted
+                .iter()
+                .map(|(i, p)| (p.as_os_str().as_bytes().to_vec(), *i))
+                .collect(),
+        );
+        LexicalRoots {
+            accepted,
+            rejected,
+            index,
+        }
+    }
+
+    /// The valid roots as (index in the list given, normal path).
+    pub fn accepted(&self) -> &[(usize, PathBuf)] {
+        &self.accepted
+    }
+
+    /// The invalid roots, with the reason for each.
+    pub fn rejected(&self) -> &[RejectedRoot] {
+        &self.rejected
+    }
+
+    /// The index of the first root that lexically contains `path`, or
+    /// `None`. Allocates only when `path` is not already normal.
+    ///
+    /// # Errors
+    ///
+    /// A [`LexicalError`] for a relative path or one with a NUL byte.
+    pub fn check(&self, path: impl AsRef<OsStr>) -> Result<Option<usize>, LexicalError> {
+        let bytes = path.as_ref().as_bytes();
+        let normal: Cow<'_, [u8]> = if is_normal(bytes) {
+            Cow::Borrowed(bytes)
+        } else {
+            let mut out = Vec::with_capacity(bytes.len());
+            normalize_into(bytes, &mut out)?;
+            Cow::Owned(out)
+        };
+        if self.index.len() == 0 {
+            return Ok(None);
+        }
+        Ok(self.index.find(&normal))
+    }
+}
