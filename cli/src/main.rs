@@ -1,1 +1,60 @@
-fn main() {}
+//! The `rootguard` command.
+
+mod check;
+mod demo;
+
+use std::ffi::OsString;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Find the bugs in path boundary logic: does a path stay inside the roots?
+#[derive(Parser)]
+#[command(name = "rootguard", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check one path against roots, explaining each root and each step.
+    ///
+    /// Exit status: 0 inside, 1 outside, 3 unresolvable (the operation
+    /// cannot happen), 2 usage error.
+    Check {
+        /// A root URI, e.g. file:///home/u/project (repeat for more roots).
+        #[arg(long = "root", value_name = "URI")]
+        roots: Vec<String>,
+        /// What the tool is about to do with the path.
+        #[arg(long, value_enum, default_value_t = OpArg::Read)]
+        op: OpArg,
+        /// The absolute path a tool call carries.
+        path: OsString,
+    },
+    /// Build a small hostile tree in a temp dir and check a few paths in it.
+    Demo,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum OpArg {
+    Read,
+    Write,
+}
+
+impl From<OpArg> for rootguard::Op {
+    fn from(op: OpArg) -> Self {
+        match op {
+            OpArg::Read => rootguard::Op::Read,
+            OpArg::Write => rootguard::Op::Write,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Check { roots, op, path } => check::run(&roots, op.into(), &path),
+        Command::Demo => demo::run(),
+    }
+}

@@ -1,0 +1,95 @@
+//! A self-cleaning tree builder: the same tree on disk (in a temp dir) and
+//! in memory, so every check can be made against both.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use rootguard::{MemFs, Op, Roots, Verdict};
+
+/// One tree, twice: under a fresh temp dir and in a [`MemFs`] at the same
+/// absolute paths.
+pub struct Tree {
+    _dir: tempfile::TempDir,
+    pub base: PathBuf,
+    pub mem: MemFs,
+}
+
+impl Tree {
+    pub fn new() -> Tree {
+        let dir = tempfile::tempdir().expect("temp dir");
+        // The base must itself be link-free so targets compare as written.
+        let base = dir.path().canonicalize().expect("canonical temp dir");
+        let mut mem = MemFs::new();
+        mem.add_dir(&base);
+        Tree {
+            _dir: dir,
+            base,
+            mem,
+        }
+    }
+
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.base.join(rel)
+    }
+
+    /// Replaces `{base}` with the base directory.
+    pub fn sub(&self, text: &str) -> String {
+        text.replace("{base}", &self.base.to_string_lossy())
+    }
+
+    pub fn dir(&mut self, rel: &str) -> &mut Self {
+        std::fs::create_dir_all(self.path(rel)).expect("create dir");
+        self.mem.add_dir(self.path(rel));
+        self
+    }
+
+    pub fn file(&mut self, rel: &str) -> &mut Self {
+        let path = self.path(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("create parent");
+        }
+        std::fs::write(&path, b"").expect("create file");
+        self.mem.add_file(&path);
+        self
+    }
+
+    pub fn link(&mut self, rel: &str, target: &str) -> &mut Self {
+        let path = self.path(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).expect("create parent");
+        }
+        let target = self.sub(target);
+        std::os::unix::fs::symlink(&target, &path).expect("create symlink");
+        self.mem.add_symlink(&path, &target);
+        self
+    }
+
+    /// Checks `path` (with `{base}`) on disk and in memory, asserts that
+    /// both agree, and returns "inside", "outside" or "either".
+    pub fn verdict(&self, roots: &[&str], path: &str, op: Op) -> &'static str {
+        let uris: Vec<String> = roots.iter().map(|r| self.sub(r)).collect();
+        let path = self.sub(path);
+        let real = Roots::new(&uris).check(&path, op);
+        let mem = Roots::with_fs(&uris, &self.mem).check(&path, op);
+        assert_eq!(real, mem, "real and in-memory disagree on {path} ({op})");
+        word(&real)
+    }
+}
+
+pub fn word(verdict: &Verdict) -> &'static str {
+    match verdict {
+        Verdict::Inside { .. } => "inside",
+        Verdict::Outside { .. } => "outside",
+        Verdict::Unresolvable(_) => "either",
+    }
+}
+
+/// What the kernel itself reaches for a read: open(O_PATH) and the
+/// `/proc/self/fd` link of the result.
+pub fn kernel_read_target(path: &Path) -> Option<PathBuf> {
+    use rustix::fs::{open, Mode, OFlags};
+    let fd = open(path, OFlags::PATH | OFlags::CLOEXEC, Mode::empty()).ok()?;
+    let link = format!("/proc/self/fd/{}", std::os::fd::AsRawFd::as_raw_fd(&fd));
+    std::fs::read_link(link).ok()
+}
