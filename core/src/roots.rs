@@ -116,10 +116,10 @@ impl Verdict {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Roots<F: Fs = RealFs> {
-    fs: F,
-    accepted: Vec<Root>,
-    rejected: Vec<RejectedRoot>,
-    index: RootIndex,
+    pub(crate) fs: F,
+    pub(crate) accepted: Vec<Root>,
+    pub(crate) rejected: Vec<RejectedRoot>,
+    pub(crate) index: RootIndex,
 }
 
 impl Roots<RealFs> {
