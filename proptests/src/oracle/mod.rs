@@ -1,0 +1,34 @@
+//! The model oracle: semantics.md and path_resolution(7), followed as
+//! literally as possible on an in-memory file system. Obvious beats fast.
+//!
+//! It knows nothing of the `rootguard` crate; it is the judge that crate is
+//! checked against.
+
+mod judge;
+mod model_fs;
+mod resolve;
+mod uri;
+
+pub use judge::{judge, judge_scenario};
+pub use model_fs::{HostError, ModelFs, ModelFsError, NodeKind, Outside};
+pub use resolve::{realpath, resolve_read, resolve_write, NoTarget, Resolution, MAX_LINKS, NAME_MAX, PATH_MAX};
+pub use uri::{parse_root_uri, RootUriError};
+
+pub(crate) use model_fs::is_within;
+
+/// Bytes as text for messages: as they are when UTF-8, escaped otherwise.
+pub(crate) fn show(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_owned(),
+        Err(_) => bytes.escape_ascii().to_string(),
+    }
+}
+
+/// [`show`], with the base written as `{base}` when the path is within it.
+pub(crate) fn show_in(base: &[u8], path: &[u8]) -> String {
+    if base != b"/" && is_within(path, base) {
+        format!("{{base}}{}", show(&path[base.len()..]))
+    } else {
+        show(path)
+    }
+}

@@ -1,0 +1,145 @@
+//! A tree entry: `{"dir": P}`, `{"file": P, "content"?}` or
+//! `{"symlink": P, "target": T}`.
+
+use serde::{Deserialize, Serialize};
+
+/// One entry of a scenario's tree. `path` is relative to the base.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "RawEntry", into = "RawEntry")]
+pub enum Entry {
+    /// A directory.
+    Dir {
+        /// Relative to the base, `/`-separated.
+        path: String,
+    },
+    /// A regular file, empty unless `content` is given.
+    File {
+        /// Relative to the base, `/`-separated.
+        path: String,
+        /// The file's contents.
+        content: Option<String>,
+    },
+    /// A symbolic link holding `target` verbatim.
+    Symlink {
+        /// Relative to the base, `/`-separated.
+        path: String,
+        /// Written into the link as is (after `{base}` substitution).
+        target: String,
+    },
+}
+
+impl Entry {
+    /// The entry's path, relative to the base.
+    pub fn path(&self) -> &str {
+        match self {
+            Entry::Dir { path } | Entry::File { path, .. } | Entry::Symlink { path, .. } => path,
+        }
+    }
+
+    /// `"dir"`, `"file"` or `"symlink"`, as the JSON key says.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Entry::Dir { .. } => "dir",
+            Entry::File { .. } => "file",
+            Entry::Symlink { .. } => "symlink",
+        }
+    }
+}
+
+/// The JSON shape of an entry, with every key optional so that a wrong
+/// combination gets a message naming the keys rather than serde's
+/// "did not match any variant".
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawEntry {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    dir: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    content: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    symlink: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    target: Option<String>,
+}
+
+impl TryFrom<RawEntry> for Entry {
+    type Error = String;
+
+    fn try_from(raw: RawEntry) -> Result<Entry, String> {
+        const SHAPES: &str = r#"write {"dir": P}, {"file": P} (optionally with "content"), or {"symlink": P, "target": T}"#;
+        match raw {
+            RawEntry { dir: Some(path), file: None, content: None, symlink: None, target: None } => {
+                Ok(Entry::Dir { path })
+            }
+            RawEntry { dir: None, file: Some(path), content, symlink: None, target: None } => {
+                Ok(Entry::File { path, content })
+            }
+            RawEntry { dir: None, file: None, content: None, symlink: Some(path), target: Some(target) } => {
+                Ok(Entry::Symlink { path, target })
+            }
+            RawEntry { symlink: Some(_), target: None, .. } => {
+                Err(format!("a symlink entry needs a \"target\"; {SHAPES}"))
+            }
+            RawEntry { dir: None, file: None, symlink: None, .. } => {
+                Err(format!("a tree entry needs one of \"dir\", \"file\" or \"symlink\"; {SHAPES}"))
+            }
+            _ => Err(format!(
+                "a tree entry has exactly one of \"dir\", \"file\" or \"symlink\", and \"content\" only with \"file\", \"target\" only with \"symlink\"; {SHAPES}"
+            )),
+        }
+    }
+}
+
+impl From<Entry> for RawEntry {
+    fn from(entry: Entry) -> RawEntry {
+        let empty = RawEntry { dir: None, file: None, content: None, symlink: None, target: None };
+        match entry {
+            Entry::Dir { path } => RawEntry { dir: Some(path), ..empty },
+            Entry::File { path, content } => RawEntry { file: Some(path), content, ..empty },
+            Entry::Symlink { path, target } => {
+                RawEntry { symlink: Some(path), target: Some(target), ..empty }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Entry, String> {
+        serde_json::from_str(text).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn each_shape_round_trips() {
+        for text in [
+            r#"{"dir":"a"}"#,
+            r#"{"file":"a/b"}"#,
+            r#"{"file":"a/b","content":"hi"}"#,
+            r#"{"symlink":"l","target":"../x"}"#,
+        ] {
+            let entry = parse(text).expect(text);
+            assert_eq!(serde_json::to_string(&entry).expect("serializes"), text);
+        }
+    }
+
+    #[test]
+    fn wrong_shapes_say_what_to_write() {
+        for text in [
+            r#"{"symlink":"l"}"#,
+            r#"{"dir":"a","file":"b"}"#,
+            r#"{"dir":"a","target":"b"}"#,
+            r#"{"dir":"a","content":"b"}"#,
+            r#"{}"#,
+            r#"{"content":"x"}"#,
+        ] {
+            let err = parse(text).expect_err(text);
+            assert!(err.contains("write {\"dir\": P}"), "{text}: {err}");
+        }
+        let err = parse(r#"{"dir":"a","mode":"0755"}"#).expect_err("unknown field");
+        assert!(err.contains("unknown field `mode`"), "{err}");
+    }
+}

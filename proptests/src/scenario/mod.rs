@@ -1,0 +1,205 @@
+//! Scenario format v1 (`shared/spec/scenario-format.md`): a small file tree,
+//! a list of roots, and queries with their expected verdicts.
+
+mod base;
+mod entry;
+mod error;
+mod validate;
+
+pub use base::{substitute_base, BASE_PLACEHOLDER};
+pub(crate) use base::substitute_base_bytes;
+pub use entry::Entry;
+pub use error::{CaseError, EntryError, ScenarioError};
+pub use validate::validate_tree;
+
+use serde::{Deserialize, Serialize};
+
+/// The only version of the scenario format this crate reads and writes.
+pub const FORMAT_VERSION: u64 = 1;
+
+/// One JSON document: a format version and many scenarios.
+///
+/// # Examples
+///
+/// ```
+/// use rootguard_proptests::Document;
+///
+/// let doc = Document::from_json(r#"{"version": 1, "scenarios": [
+///     {"name": "s", "tree": [{"dir": "project"}],
+///      "roots": ["file://{base}/project"],
+///      "cases": [{"path": "{base}/project/x", "op": "write", "expect": "inside"}]}
+/// ]}"#)?;
+/// assert_eq!(doc.scenarios[0].name, "s");
+/// # Ok::<(), rootguard_proptests::ScenarioError>(())
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Document {
+    /// The format version; must be [`FORMAT_VERSION`].
+    pub version: u64,
+    /// The scenarios, with names unique within the document.
+    pub scenarios: Vec<Scenario>,
+}
+
+/// A tree, roots, and queries.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Unique within the document.
+    pub name: String,
+    /// Optional prose.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Entries created in a fresh, empty base directory.
+    pub tree: Vec<Entry>,
+    /// Root URI strings, given to the checker as they are.
+    pub roots: Vec<String>,
+    /// The queries.
+    pub cases: Vec<Case>,
+}
+
+/// One query: a path, an operation and, when labelled, the expected truth.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Case {
+    /// An absolute path once `{base}` is substituted; never a URI.
+    pub path: String,
+    /// The operation.
+    pub op: Op,
+    /// The expected truth; absent in an unlabelled query.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect: Option<Expect>,
+}
+
+/// The operation a query asks about (semantics.md section 2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Op {
+    /// `open(path, O_PATH)`: read, or list a directory.
+    Read,
+    /// `open(path, O_WRONLY | O_CREAT)` without `O_EXCL`.
+    Write,
+}
+
+/// An expected verdict, as written in a scenario (semantics.md section 3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Expect {
+    /// The target is at or beneath a valid root.
+    Inside,
+    /// The target resolves and is beneath no valid root.
+    Outside,
+    /// The operation cannot happen, so no answer harms.
+    Either,
+}
+
+impl std::fmt::Display for Op {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Op::Read => "read",
+            Op::Write => "write",
+        })
+    }
+}
+
+impl std::fmt::Display for Expect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Expect::Inside => "inside",
+            Expect::Outside => "outside",
+            Expect::Either => "either",
+        })
+    }
+}
+
+impl Document {
+    /// Parses a JSON document and validates it.
+    ///
+    /// # Errors
+    ///
+    /// [`ScenarioError::Json`] when the text is not JSON of this format
+    /// (unknown fields included), and the validation errors of
+    /// [`Document::validate`].
+    pub fn from_json(text: &str) -> Result<Document, ScenarioError> {
+        let doc: Document = serde_json::from_str(text).map_err(ScenarioError::Json)?;
+        doc.validate()?;
+        Ok(doc)
+    }
+
+    /// Writes the document as pretty-printed JSON.
+    pub fn to_json(&self) -> String {
+        // Serializing these plain types cannot fail: all keys are strings.
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Checks every rule of the format that serde does not check.
+    ///
+    /// # Errors
+    ///
+    /// The first broken rule: an unsupported version, a duplicate scenario
+    /// name, or any error of [`Scenario::validate`].
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        validate::validate_document(self)
+    }
+}
+
+impl Scenario {
+    /// Checks the rules of one scenario: its tree paths and targets, and
+    /// that every case path is absolute once `{base}` is substituted.
+    ///
+    /// # Errors
+    ///
+    /// [`ScenarioError::Entry`] or [`ScenarioError::Case`], naming the
+    /// scenario and the index of the broken entry or case.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        validate::validate_scenario(self)
+    }
+
+    /// The scenario with `{base}` replaced by `base` in roots, case paths and
+    /// symlink targets, and nowhere else.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rootguard_proptests::{Entry, Scenario};
+    ///
+    /// let s = Scenario {
+    ///     name: "{base}".into(),
+    ///     note: None,
+    ///     tree: vec![Entry::Symlink { path: "l".into(), target: "{base}/x".into() }],
+    ///     roots: vec!["file://{base}".into()],
+    ///     cases: vec![],
+    /// };
+    /// let t = s.substituted("/b");
+    /// assert_eq!(t.name, "{base}");
+    /// assert_eq!(t.roots, ["file:///b"]);
+    /// assert_eq!(t.tree[0], Entry::Symlink { path: "l".into(), target: "/b/x".into() });
+    /// ```
+    pub fn substituted(&self, base: &str) -> Scenario {
+        Scenario {
+            name: self.name.clone(),
+            note: self.note.clone(),
+            tree: self
+                .tree
+                .iter()
+                .map(|entry| match entry {
+                    Entry::Symlink { path, target } => Entry::Symlink {
+                        path: path.clone(),
+                        target: substitute_base(target, base),
+                    },
+                    other => other.clone(),
+                })
+                .collect(),
+            roots: self.roots.iter().map(|r| substitute_base(r, base)).collect(),
+            cases: self
+                .cases
+                .iter()
+                .map(|case| Case {
+                    path: substitute_base(&case.path, base),
+                    op: case.op,
+                    expect: case.expect,
+                })
+                .collect(),
+        }
+    }
+}
