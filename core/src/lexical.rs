@@ -88,18 +88,23 @@ impl NormalPath {
 /// Whether `bytes` is already an absolute normal path: no `.`, `..` or
 /// empty segment and no trailing `/` (except `/` itself). Never allocates.
 pub(crate) fn is_normal(bytes: &[u8]) -> bool {
-    if bytes.first() != Some(&b'/') {
-        return false;
+    match bytes {
+        [] => false,
+        [only] => *only == b'/',
+        [first, .., last] => {
+            *first == b'/'
+                && *last != b'/'
+                && memchr::memchr(0, bytes).is_none()
+                && memchr::memmem::find(bytes, b"//").is_none()
+                && memchr::memmem::find_iter(bytes, b"/.").all(|at| {
+                    // "/." starts a dot segment only if the segment ends there.
+                    !matches!(
+                        &bytes[at + 2..],
+                        [] | [b'/', ..] | [b'.'] | [b'.', b'/', ..]
+                    )
+                })
+        }
     }
-    if bytes.len() == 1 {
-        return true;
-    }
-    if bytes.last() == Some(&b'/') || bytes.contains(&0) {
-        return false;
-    }
-    bytes[1..]
-        .split(|&b| b == b'/')
-        .all(|segment| !matches!(segment, b"" | b"." | b".."))
 }
 
 /// Writes the normal form of `bytes` into `out` (cleared first) and returns

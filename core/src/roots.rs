@@ -201,24 +201,23 @@ impl<F: Fs> Roots<F> {
     /// target compared with each root's resolved location by whole
     /// components.
     pub fn check(&self, path: impl AsRef<OsStr>, op: Op) -> Verdict {
-        self.verdict(resolve(&self.fs, path.as_ref().as_bytes(), op, None))
+        let bytes = path.as_ref().as_bytes();
+        match self.fs.resolve_whole(bytes, op) {
+            Some(target) => self.verdict(Ok(target)),
+            None => self.verdict(resolve(&self.fs, bytes, op, None).map(|t| t.path)),
+        }
     }
 
     /// [`Roots::check`], recording each resolution step in `trace`.
     pub fn check_traced(&self, path: impl AsRef<OsStr>, op: Op, trace: &mut Vec<Step>) -> Verdict {
-        self.verdict(resolve(&self.fs, path.as_ref().as_bytes(), op, Some(trace)))
+        self.verdict(resolve(&self.fs, path.as_ref().as_bytes(), op, Some(trace)).map(|t| t.path))
     }
 
-    fn verdict(&self, resolved: Result<crate::Target, ResolveError>) -> Verdict {
+    fn verdict(&self, resolved: Result<PathBuf, ResolveError>) -> Verdict {
         match resolved {
-            Ok(target) => match self.index.find(target.path.as_os_str().as_bytes()) {
-                Some(root) => Verdict::Inside {
-                    root,
-                    target: target.path,
-                },
-                None => Verdict::Outside {
-                    target: target.path,
-                },
+            Ok(target) => match self.index.find(target.as_os_str().as_bytes()) {
+                Some(root) => Verdict::Inside { root, target },
+                None => Verdict::Outside { target },
             },
             Err(e) => Verdict::Unresolvable(e),
         }
