@@ -14,12 +14,19 @@ pub(crate) struct RootIndex {
     /// Every root as (normal path, its index in the caller's list), in the
     /// caller's order.
     roots: Vec<(Vec<u8>, usize)>,
-    /// For many roots: a root's path -> the first caller's index with it,
-    /// and a bitset of the byte lengths roots have, so that only prefixes
-    /// of those lengths are looked up.
-    many: Option<(FxHashMap<Vec<u8>, usize>, Box<[u64]>)>,
+    /// For many roots: a hash lookup instead of a scan.
+    many: Option<ManyRoots>,
     /// The first `/` root, which contains everything.
     slash: Option<usize>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct ManyRoots {
+    /// A root's path -> the first caller's index with that path.
+    by_path: FxHashMap<Vec<u8>, usize>,
+    /// A bitset of the byte lengths roots have, so that only the prefixes
+    /// of those lengths are looked up.
+    lengths: Box<[u64]>,
 }
 
 impl RootIndex {
@@ -33,7 +40,10 @@ impl RootIndex {
                 lengths[path.len() / 64] |= 1 << (path.len() % 64);
                 map.entry(path.clone()).or_insert(*index);
             }
-            (map, lengths)
+            ManyRoots {
+                by_path: map,
+                lengths,
+            }
         });
         RootIndex { roots, many, slash }
     }
@@ -45,7 +55,7 @@ impl RootIndex {
     /// The caller's index of the first root (in the caller's order) that is
     /// `path` or an ancestor of it. `path` must be normal.
     pub(crate) fn find(&self, path: &[u8]) -> Option<usize> {
-        let Some((map, lengths)) = &self.many else {
+        let Some(ManyRoots { by_path, lengths }) = &self.many else {
             return self
                 .roots
                 .iter()
@@ -63,7 +73,7 @@ impl RootIndex {
             .skip(1)
             .chain(std::iter::once(path.len()));
         for end in ends.filter(|&end| has_length(end)) {
-            if let Some(&index) = map.get(&path[..end]) {
+            if let Some(&index) = by_path.get(&path[..end]) {
                 if best.is_none_or(|b| index < b) {
                     best = Some(index);
                 }
