@@ -48,8 +48,16 @@ pub fn judge(roots: &[String], path: &[u8], op: Op, fs: &ModelFs) -> Judgement {
     let mut explanation = resolution.steps;
     let judgement = match resolution.outcome {
         Err(reason) => {
-            explanation.push(format!("{op} of {} cannot happen: {reason}", show_in(fs.base(), path)));
-            Judgement { truth: Truth::Either, target: None, root: None, explanation: String::new() }
+            explanation.push(format!(
+                "{op} of {} cannot happen: {reason}",
+                show_in(fs.base(), path)
+            ));
+            Judgement {
+                truth: Truth::Either,
+                target: None,
+                root: None,
+                explanation: String::new(),
+            }
         }
         Ok(target) => {
             let shown = show_in(fs.base(), &target);
@@ -61,7 +69,11 @@ pub fn judge(roots: &[String], path: &[u8], op: Op, fs: &ModelFs) -> Judgement {
                 None => explanation.push(format!("target {shown} is under no root")),
             }
             Judgement {
-                truth: if root.is_some() { Truth::Inside } else { Truth::Outside },
+                truth: if root.is_some() {
+                    Truth::Inside
+                } else {
+                    Truth::Outside
+                },
                 target: Some(PathBuf::from(OsStr::from_bytes(&target))),
                 root,
                 explanation: String::new(),
@@ -69,7 +81,10 @@ pub fn judge(roots: &[String], path: &[u8], op: Op, fs: &ModelFs) -> Judgement {
         }
     };
     explanation.extend(notes);
-    Judgement { explanation: explanation.join("; "), ..judgement }
+    Judgement {
+        explanation: explanation.join("; "),
+        ..judgement
+    }
 }
 
 /// Parses and resolves every root; `None` for one that grants nothing.
@@ -121,11 +136,15 @@ fn resolve_roots(roots: &[String], fs: &ModelFs, notes: &mut Vec<String>) -> Vec
 /// assert_eq!(judged[0].truth, Truth::Outside);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub fn judge_scenario(scenario: &Scenario, base: &Path, outside: Outside) -> Result<Vec<Judgement>, ModelFsError> {
+pub fn judge_scenario(
+    scenario: &Scenario,
+    base: &Path,
+    outside: Outside,
+) -> Result<Vec<Judgement>, ModelFsError> {
     let fs = ModelFs::from_scenario(scenario, base, outside)?;
-    let base_text = base
-        .to_str()
-        .ok_or_else(|| ModelFsError::BaseNotUtf8 { base: base.as_os_str().as_bytes().to_vec() })?;
+    let base_text = base.to_str().ok_or_else(|| ModelFsError::BaseNotUtf8 {
+        base: base.as_os_str().as_bytes().to_vec(),
+    })?;
     let substituted = scenario.substituted(base_text);
     Ok(substituted
         .cases
@@ -143,10 +162,16 @@ mod tests {
         Entry::Dir { path: p.into() }
     }
     fn file(p: &str) -> Entry {
-        Entry::File { path: p.into(), content: None }
+        Entry::File {
+            path: p.into(),
+            content: None,
+        }
     }
     fn link(p: &str, t: &str) -> Entry {
-        Entry::Symlink { path: p.into(), target: t.into() }
+        Entry::Symlink {
+            path: p.into(),
+            target: t.into(),
+        }
     }
     fn roots(r: &[&str]) -> Vec<String> {
         r.iter().map(|s| s.replace("{base}", "/b")).collect()
@@ -158,14 +183,33 @@ mod tests {
 
     #[test]
     fn whole_components() {
-        let tree = [dir("project"), file("project2/s"), file("project/s"), file("project.bak/s"), file("project /s")];
+        let tree = [
+            dir("project"),
+            file("project2/s"),
+            file("project/s"),
+            file("project.bak/s"),
+            file("project /s"),
+        ];
         let r = ["file://{base}/project"];
-        assert_eq!(truth(&tree, &r, "{base}/project/s", Op::Read).truth, Truth::Inside);
-        assert_eq!(truth(&tree, &r, "{base}/project", Op::Read).truth, Truth::Inside);
+        assert_eq!(
+            truth(&tree, &r, "{base}/project/s", Op::Read).truth,
+            Truth::Inside
+        );
+        assert_eq!(
+            truth(&tree, &r, "{base}/project", Op::Read).truth,
+            Truth::Inside
+        );
         for sib in ["project2", "project.bak", "project "] {
-            assert_eq!(truth(&tree, &r, &format!("{{base}}/{sib}/s"), Op::Read).truth, Truth::Outside, "{sib}");
+            assert_eq!(
+                truth(&tree, &r, &format!("{{base}}/{sib}/s"), Op::Read).truth,
+                Truth::Outside,
+                "{sib}"
+            );
         }
-        assert_eq!(truth(&tree, &r, "{base}/project/../project2/s", Op::Read).truth, Truth::Outside);
+        assert_eq!(
+            truth(&tree, &r, "{base}/project/../project2/s", Op::Read).truth,
+            Truth::Outside
+        );
     }
 
     #[test]
@@ -176,22 +220,63 @@ mod tests {
         assert_eq!((j.truth, j.root), (Truth::Outside, None));
         assert!(j.explanation.contains("no roots"), "{}", j.explanation);
         // `/` contains everything.
-        assert_eq!(truth(&tree, &["file:///"], "{base}/p/x", Op::Read).root, Some(0));
+        assert_eq!(
+            truth(&tree, &["file:///"], "{base}/p/x", Op::Read).root,
+            Some(0)
+        );
         // A root that is a file grants that file only.
-        assert_eq!(truth(&tree, &["file://{base}/f"], "{base}/f", Op::Write).truth, Truth::Inside);
-        assert_eq!(truth(&tree, &["file://{base}/f"], "{base}/p/x", Op::Read).truth, Truth::Outside);
+        assert_eq!(
+            truth(&tree, &["file://{base}/f"], "{base}/f", Op::Write).truth,
+            Truth::Inside
+        );
+        assert_eq!(
+            truth(&tree, &["file://{base}/f"], "{base}/p/x", Op::Read).truth,
+            Truth::Outside
+        );
         // A root through a link grants its target.
-        assert_eq!(truth(&tree, &["file://{base}/lp"], "{base}/p/x", Op::Read).truth, Truth::Inside);
-        assert_eq!(truth(&tree, &["file://{base}/lp"], "{base}/lp/x", Op::Read).truth, Truth::Inside);
+        assert_eq!(
+            truth(&tree, &["file://{base}/lp"], "{base}/p/x", Op::Read).truth,
+            Truth::Inside
+        );
+        assert_eq!(
+            truth(&tree, &["file://{base}/lp"], "{base}/lp/x", Op::Read).truth,
+            Truth::Inside
+        );
         // An unresolvable root grants nothing; the others still count.
-        let j = truth(&tree, &["file://{base}/missing", "http://x", "file://{base}/p"], "{base}/p/x", Op::Read);
+        let j = truth(
+            &tree,
+            &["file://{base}/missing", "http://x", "file://{base}/p"],
+            "{base}/p/x",
+            Op::Read,
+        );
         assert_eq!((j.truth, j.root), (Truth::Inside, Some(2)));
-        assert!(j.explanation.contains("root 0 /b/missing does not resolve"), "{}", j.explanation);
-        assert!(j.explanation.contains("root 1 \"http://x\" is invalid (rule 1"), "{}", j.explanation);
+        assert!(
+            j.explanation.contains("root 0 /b/missing does not resolve"),
+            "{}",
+            j.explanation
+        );
+        assert!(
+            j.explanation
+                .contains("root 1 \"http://x\" is invalid (rule 1"),
+            "{}",
+            j.explanation
+        );
         // The first containing root is named.
-        assert_eq!(truth(&tree, &["file:///", "file://{base}/p"], "{base}/p/x", Op::Read).root, Some(0));
+        assert_eq!(
+            truth(
+                &tree,
+                &["file:///", "file://{base}/p"],
+                "{base}/p/x",
+                Op::Read
+            )
+            .root,
+            Some(0)
+        );
         // A decoded-dot root climbs lexically before it resolves.
-        assert_eq!(truth(&tree, &["file://{base}/p/%2e%2e"], "{base}/f", Op::Read).truth, Truth::Inside);
+        assert_eq!(
+            truth(&tree, &["file://{base}/p/%2e%2e"], "{base}/f", Op::Read).truth,
+            Truth::Inside
+        );
     }
 
     #[test]
@@ -199,14 +284,29 @@ mod tests {
         let j = truth(&[dir("d")], &["file:///"], "{base}/missing", Op::Read);
         assert_eq!((j.truth, j.target, j.root), (Truth::Either, None, None));
         assert!(j.explanation.contains("ENOENT"), "{}", j.explanation);
-        assert_eq!(truth(&[dir("d")], &["file:///"], "{base}/d", Op::Write).truth, Truth::Either);
-        assert_eq!(truth(&[dir("d")], &["file:///"], "{base}/d/", Op::Read).truth, Truth::Inside);
+        assert_eq!(
+            truth(&[dir("d")], &["file:///"], "{base}/d", Op::Write).truth,
+            Truth::Either
+        );
+        assert_eq!(
+            truth(&[dir("d")], &["file:///"], "{base}/d/", Op::Read).truth,
+            Truth::Inside
+        );
     }
 
     #[test]
     fn explanation_tells_the_story() {
-        let tree = [dir("project"), file("project2/secret.txt"), link("project/back", "../project2")];
-        let j = truth(&tree, &["file://{base}/project"], "{base}/project/back/secret.txt", Op::Read);
+        let tree = [
+            dir("project"),
+            file("project2/secret.txt"),
+            link("project/back", "../project2"),
+        ];
+        let j = truth(
+            &tree,
+            &["file://{base}/project"],
+            "{base}/project/back/secret.txt",
+            Op::Read,
+        );
         assert_eq!(
             j.explanation,
             "{base}/project/back -> ../project2 (link); target {base}/project2/secret.txt is under no root; root 0 -> {base}/project"
@@ -220,7 +320,11 @@ mod tests {
             note: None,
             tree: vec![link("l", "{base}/d"), dir("d")],
             roots: vec!["file:{base}/d".into()],
-            cases: vec![crate::Case { path: "{base}/l/x".into(), op: Op::Write, expect: None }],
+            cases: vec![crate::Case {
+                path: "{base}/l/x".into(),
+                op: Op::Write,
+                expect: None,
+            }],
         };
         let judged = judge_scenario(&scenario, Path::new("/m/b"), Outside::Absent).expect("valid");
         assert_eq!(judged[0].truth, Truth::Inside);

@@ -11,7 +11,9 @@ mod uri;
 
 pub use judge::{judge, judge_scenario};
 pub use model_fs::{HostError, ModelFs, ModelFsError, NodeKind, Outside};
-pub use resolve::{realpath, resolve_read, resolve_write, NoTarget, Resolution, MAX_LINKS, NAME_MAX, PATH_MAX};
+pub use resolve::{
+    realpath, resolve_read, resolve_write, NoTarget, Resolution, MAX_LINKS, NAME_MAX, PATH_MAX,
+};
 pub use uri::{parse_root_uri, RootUriError};
 
 pub(crate) use model_fs::is_within;

@@ -152,7 +152,11 @@ impl ModelFs {
             };
             nodes.insert(path, kind);
         }
-        Ok(ModelFs { base, nodes, outside })
+        Ok(ModelFs {
+            base,
+            nodes,
+            outside,
+        })
     }
 
     /// [`ModelFs::new`] on a scenario's tree.
@@ -160,7 +164,11 @@ impl ModelFs {
     /// # Errors
     ///
     /// As [`ModelFs::new`].
-    pub fn from_scenario(scenario: &Scenario, base: &Path, outside: Outside) -> Result<ModelFs, ModelFsError> {
+    pub fn from_scenario(
+        scenario: &Scenario,
+        base: &Path,
+        outside: Outside,
+    ) -> Result<ModelFs, ModelFsError> {
         ModelFs::new(&scenario.tree, base, outside)
     }
 
@@ -204,7 +212,11 @@ impl ModelFs {
 /// `Outside::Host`: one read-only look-up that does not follow a final link.
 fn host_lookup(path: &[u8]) -> Result<Option<NodeKind>, HostError> {
     let os_path = Path::new(OsStr::from_bytes(path));
-    let error = |e: io::Error| HostError { path: path.to_vec(), kind: e.kind(), message: e.to_string() };
+    let error = |e: io::Error| HostError {
+        path: path.to_vec(),
+        kind: e.kind(),
+        message: e.to_string(),
+    };
     match std::fs::symlink_metadata(os_path) {
         Ok(meta) if meta.file_type().is_symlink() => {
             let target = std::fs::read_link(os_path).map_err(error)?;
@@ -217,12 +229,13 @@ fn host_lookup(path: &[u8]) -> Result<Option<NodeKind>, HostError> {
     }
 }
 
-
 /// `/` alone, or `/a/b` with no empty, `.` or `..` segment.
 pub(crate) fn is_normal_absolute(path: &[u8]) -> bool {
     path == b"/"
         || (path.first() == Some(&b'/')
-            && path[1..].split(|&b| b == b'/').all(|s| !s.is_empty() && s != b"." && s != b".."))
+            && path[1..]
+                .split(|&b| b == b'/')
+                .all(|s| !s.is_empty() && s != b"." && s != b".."))
 }
 
 /// Whether `path` is `ancestor` or beneath it, comparing whole components;
@@ -231,7 +244,8 @@ pub(crate) fn is_within(path: &[u8], ancestor: &[u8]) -> bool {
     if ancestor == b"/" {
         return true;
     }
-    path.strip_prefix(ancestor).is_some_and(|rest| rest.is_empty() || rest[0] == b'/')
+    path.strip_prefix(ancestor)
+        .is_some_and(|rest| rest.is_empty() || rest[0] == b'/')
 }
 
 /// `dir/name`, without doubling the slash of `/`.
@@ -250,7 +264,11 @@ pub(crate) fn parent_of(path: &[u8]) -> Option<Vec<u8>> {
         return None;
     }
     let slash = path.iter().rposition(|&b| b == b'/')?;
-    Some(if slash == 0 { b"/".to_vec() } else { path[..slash].to_vec() })
+    Some(if slash == 0 {
+        b"/".to_vec()
+    } else {
+        path[..slash].to_vec()
+    })
 }
 
 #[cfg(test)]
@@ -281,9 +299,15 @@ mod tests {
     #[test]
     fn layout() {
         let tree = [
-            Entry::File { path: "d/e/f".into(), content: None },
+            Entry::File {
+                path: "d/e/f".into(),
+                content: None,
+            },
             Entry::Dir { path: "d".into() },
-            Entry::Symlink { path: "l".into(), target: "{base}{base}".into() },
+            Entry::Symlink {
+                path: "l".into(),
+                target: "{base}{base}".into(),
+            },
         ];
         let fs = ModelFs::new(&tree, Path::new("/r/b"), Outside::Absent).expect("valid");
         assert_eq!(fs.lookup(b"/"), Ok(Some(NodeKind::Dir)));
@@ -291,7 +315,10 @@ mod tests {
         assert_eq!(fs.lookup(b"/r/b"), Ok(Some(NodeKind::Dir)));
         assert_eq!(fs.lookup(b"/r/b/d/e"), Ok(Some(NodeKind::Dir)));
         assert_eq!(fs.lookup(b"/r/b/d/e/f"), Ok(Some(NodeKind::File)));
-        assert_eq!(fs.lookup(b"/r/b/l"), Ok(Some(NodeKind::Symlink(b"/r/b/r/b".to_vec()))));
+        assert_eq!(
+            fs.lookup(b"/r/b/l"),
+            Ok(Some(NodeKind::Symlink(b"/r/b/r/b".to_vec())))
+        );
         assert_eq!(fs.lookup(b"/r/bb"), Ok(None));
         assert_eq!(fs.lookup(b"/r/b/x"), Ok(None));
         assert_eq!(fs.lookup(b"/s"), Ok(None));
@@ -310,7 +337,10 @@ mod tests {
         let tree = [Entry::Dir { path: "/x".into() }];
         assert_eq!(
             ModelFs::new(&tree, Path::new("/b"), Outside::Absent).err(),
-            Some(ModelFsError::InvalidTree { index: 0, error: EntryError::AbsolutePath })
+            Some(ModelFsError::InvalidTree {
+                index: 0,
+                error: EntryError::AbsolutePath
+            })
         );
     }
 

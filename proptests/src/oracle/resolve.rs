@@ -74,17 +74,35 @@ impl fmt::Display for NoTarget {
         match self {
             NoTarget::NotAbsolute => f.write_str("the path is not absolute"),
             NoTarget::NulByte => f.write_str("the path holds a NUL byte"),
-            NoTarget::PathTooLong { len } => write!(f, "ENAMETOOLONG: the path is {len} bytes (limit {})", PATH_MAX - 1),
+            NoTarget::PathTooLong { len } => write!(
+                f,
+                "ENAMETOOLONG: the path is {len} bytes (limit {})",
+                PATH_MAX - 1
+            ),
             NoTarget::NameTooLong { dir, len } => {
                 write!(f, "ENAMETOOLONG: a name of {len} bytes in {}", show(dir))
             }
             NoTarget::NotFound { path } => write!(f, "ENOENT: {} does not exist", show(path)),
-            NoTarget::NotADirectory { path } => write!(f, "ENOTDIR: {} is not a directory", show(path)),
-            NoTarget::TooManyLinks { link } => {
-                write!(f, "ELOOP: {} is link number {} in one resolution", show(link), MAX_LINKS + 1)
+            NoTarget::NotADirectory { path } => {
+                write!(f, "ENOTDIR: {} is not a directory", show(path))
             }
-            NoTarget::Host(e) => write!(f, "look-up of {} on the host failed: {}", show(&e.path), e.message),
-            NoTarget::TrailingSlash => f.write_str("a write path that ends in `/` names a directory"),
+            NoTarget::TooManyLinks { link } => {
+                write!(
+                    f,
+                    "ELOOP: {} is link number {} in one resolution",
+                    show(link),
+                    MAX_LINKS + 1
+                )
+            }
+            NoTarget::Host(e) => write!(
+                f,
+                "look-up of {} on the host failed: {}",
+                show(&e.path),
+                e.message
+            ),
+            NoTarget::TrailingSlash => {
+                f.write_str("a write path that ends in `/` names a directory")
+            }
             NoTarget::ExistingDirectory { path } => {
                 write!(f, "EISDIR: {} is an existing directory", show(path))
             }
@@ -137,7 +155,9 @@ pub struct Resolution {
 /// ```
 pub fn resolve_read(fs: &ModelFs, path: &[u8]) -> Resolution {
     let mut walker = Walker::new(fs);
-    let outcome = check_path(path).and_then(|()| walker.walk(b"/", path)).map(|(target, _)| target);
+    let outcome = check_path(path)
+        .and_then(|()| walker.walk(b"/", path))
+        .map(|(target, _)| target);
     walker.finish(outcome)
 }
 
@@ -209,11 +229,18 @@ struct Walker<'a> {
 
 impl<'a> Walker<'a> {
     fn new(fs: &'a ModelFs) -> Walker<'a> {
-        Walker { fs, links: 0, steps: Vec::new() }
+        Walker {
+            fs,
+            links: 0,
+            steps: Vec::new(),
+        }
     }
 
     fn finish(self, outcome: Result<Vec<u8>, NoTarget>) -> Resolution {
-        Resolution { outcome, steps: self.steps }
+        Resolution {
+            outcome,
+            steps: self.steps,
+        }
     }
 
     fn show(&self, path: &[u8]) -> String {
@@ -225,9 +252,12 @@ impl<'a> Walker<'a> {
     fn count_link(&mut self, link: &[u8], target: &[u8]) -> Result<(), NoTarget> {
         self.links += 1;
         if self.links > MAX_LINKS {
-            return Err(NoTarget::TooManyLinks { link: link.to_vec() });
+            return Err(NoTarget::TooManyLinks {
+                link: link.to_vec(),
+            });
         }
-        self.steps.push(format!("{} -> {} (link)", self.show(link), show(target)));
+        self.steps
+            .push(format!("{} -> {} (link)", self.show(link), show(target)));
         Ok(())
     }
 
@@ -237,10 +267,17 @@ impl<'a> Walker<'a> {
     /// it is a directory. An empty `path` is `start` itself.
     fn walk(&mut self, start: &[u8], path: &[u8]) -> Result<(Vec<u8>, NodeKind), NoTarget> {
         // Step 1: an absolute path starts at the root directory.
-        let mut current = if path.first() == Some(&b'/') { b"/".to_vec() } else { start.to_vec() };
+        let mut current = if path.first() == Some(&b'/') {
+            b"/".to_vec()
+        } else {
+            start.to_vec()
+        };
         // A trailing `/` forces the last component to be a directory.
         let trailing_slash = path.last() == Some(&b'/');
-        let names: Vec<&[u8]> = path.split(|&b| b == b'/').filter(|n| !n.is_empty()).collect();
+        let names: Vec<&[u8]> = path
+            .split(|&b| b == b'/')
+            .filter(|n| !n.is_empty())
+            .collect();
         for (i, &name) in names.iter().enumerate() {
             let is_last = i + 1 == names.len();
             // `current` is always a directory here, so `.` and `..` are
@@ -254,7 +291,10 @@ impl<'a> Walker<'a> {
                 continue;
             }
             if name.len() > NAME_MAX {
-                return Err(NoTarget::NameTooLong { dir: current, len: name.len() });
+                return Err(NoTarget::NameTooLong {
+                    dir: current,
+                    len: name.len(),
+                });
             }
             let child = join(&current, name);
             match self.fs.lookup(&child)? {
@@ -311,12 +351,18 @@ impl<'a> Walker<'a> {
     fn create_at(&mut self, mut dir: Vec<u8>, mut name: Vec<u8>) -> Result<Vec<u8>, NoTarget> {
         loop {
             if name.len() > NAME_MAX {
-                return Err(NoTarget::NameTooLong { dir, len: name.len() });
+                return Err(NoTarget::NameTooLong {
+                    dir,
+                    len: name.len(),
+                });
             }
             let child = join(&dir, &name);
             match self.fs.lookup(&child)? {
                 None => {
-                    self.steps.push(format!("{} does not exist; it would be created", self.show(&child)));
+                    self.steps.push(format!(
+                        "{} does not exist; it would be created",
+                        self.show(&child)
+                    ));
                     return Ok(child);
                 }
                 Some(NodeKind::Dir) => return Err(NoTarget::ExistingDirectory { path: child }),
@@ -332,7 +378,10 @@ impl<'a> Walker<'a> {
                     }
                     let (target_parent, target_name) = split_last(&target);
                     if target_name.is_empty() || is_dot_or_dotdot(target_name) {
-                        return Err(NoTarget::LinkNamesDirectory { link: child, target });
+                        return Err(NoTarget::LinkNamesDirectory {
+                            link: child,
+                            target,
+                        });
                     }
                     let (reached, _) = self.walk(&dir, target_parent)?;
                     dir = reached;
@@ -355,19 +404,29 @@ mod tests {
         Entry::Dir { path: p.into() }
     }
     fn file(p: &str) -> Entry {
-        Entry::File { path: p.into(), content: None }
+        Entry::File {
+            path: p.into(),
+            content: None,
+        }
     }
     fn link(p: &str, t: &str) -> Entry {
-        Entry::Symlink { path: p.into(), target: t.into() }
+        Entry::Symlink {
+            path: p.into(),
+            target: t.into(),
+        }
     }
     fn fs(tree: &[Entry]) -> ModelFs {
         ModelFs::new(tree, Path::new("/b"), Outside::Absent).expect("valid tree")
     }
     fn read(fs: &ModelFs, path: &str) -> Result<String, NoTarget> {
-        resolve_read(fs, path.as_bytes()).outcome.map(|p| String::from_utf8_lossy(&p).into_owned())
+        resolve_read(fs, path.as_bytes())
+            .outcome
+            .map(|p| String::from_utf8_lossy(&p).into_owned())
     }
     fn write(fs: &ModelFs, path: &str) -> Result<String, NoTarget> {
-        resolve_write(fs, path.as_bytes()).outcome.map(|p| String::from_utf8_lossy(&p).into_owned())
+        resolve_write(fs, path.as_bytes())
+            .outcome
+            .map(|p| String::from_utf8_lossy(&p).into_owned())
     }
     fn v(s: &str) -> Vec<u8> {
         s.as_bytes().to_vec()
@@ -375,7 +434,13 @@ mod tests {
     /// A chain of `n` links c1 -> c2 -> ... -> cn -> `end`.
     fn chain(n: usize, end: &str) -> Vec<Entry> {
         (1..=n)
-            .map(|i| if i == n { link(&format!("c{i}"), end) } else { link(&format!("c{i}"), &format!("c{}", i + 1)) })
+            .map(|i| {
+                if i == n {
+                    link(&format!("c{i}"), end)
+                } else {
+                    link(&format!("c{i}"), &format!("c{}", i + 1))
+                }
+            })
             .collect()
     }
 
@@ -396,13 +461,31 @@ mod tests {
     #[test]
     fn name_max() {
         let f = fs(&[dir(&"n".repeat(255))]);
-        assert_eq!(read(&f, &format!("/b/{}", "n".repeat(255))), Ok(format!("/b/{}", "n".repeat(255))));
-        assert_eq!(read(&f, &format!("/b/{}", "n".repeat(256))), Err(NoTarget::NameTooLong { dir: v("/b"), len: 256 }));
-        assert_eq!(write(&f, &format!("/b/{}", "n".repeat(256))), Err(NoTarget::NameTooLong { dir: v("/b"), len: 256 }));
+        assert_eq!(
+            read(&f, &format!("/b/{}", "n".repeat(255))),
+            Ok(format!("/b/{}", "n".repeat(255)))
+        );
+        assert_eq!(
+            read(&f, &format!("/b/{}", "n".repeat(256))),
+            Err(NoTarget::NameTooLong {
+                dir: v("/b"),
+                len: 256
+            })
+        );
+        assert_eq!(
+            write(&f, &format!("/b/{}", "n".repeat(256))),
+            Err(NoTarget::NameTooLong {
+                dir: v("/b"),
+                len: 256
+            })
+        );
         // A long name is looked up, so even `long/..` fails.
         assert!(read(&f, &format!("/b/{}/..", "n".repeat(256))).is_err());
         // An earlier missing component fails first.
-        assert_eq!(read(&f, &format!("/b/x/{}", "n".repeat(256))), Err(NoTarget::NotFound { path: v("/b/x") }));
+        assert_eq!(
+            read(&f, &format!("/b/x/{}", "n".repeat(256))),
+            Err(NoTarget::NotFound { path: v("/b/x") })
+        );
     }
 
     #[test]
@@ -415,19 +498,36 @@ mod tests {
         assert_eq!(read(&f, "/../../b/d"), Ok("/b/d".into()));
         assert_eq!(read(&f, "/"), Ok("/".into()));
         assert_eq!(read(&f, "/b/.."), Ok("/".into()));
-        assert_eq!(read(&f, "/b/d/x"), Err(NoTarget::NotFound { path: v("/b/d/x") }));
-        assert_eq!(read(&f, "/b/x/.."), Err(NoTarget::NotFound { path: v("/b/x") }));
+        assert_eq!(
+            read(&f, "/b/d/x"),
+            Err(NoTarget::NotFound { path: v("/b/d/x") })
+        );
+        assert_eq!(
+            read(&f, "/b/x/.."),
+            Err(NoTarget::NotFound { path: v("/b/x") })
+        );
     }
 
     #[test]
     fn enotdir() {
         let f = fs(&[file("f"), link("lf", "f")]);
         assert_eq!(read(&f, "/b/f"), Ok("/b/f".into()));
-        for p in ["/b/f/", "/b/f/.", "/b/f/..", "/b/f/x", "/b/lf/", "/b/lf/..", "/b/lf/x"] {
-            assert!(matches!(read(&f, p), Err(NoTarget::NotADirectory { .. })), "{p}");
+        for p in [
+            "/b/f/", "/b/f/.", "/b/f/..", "/b/f/x", "/b/lf/", "/b/lf/..", "/b/lf/x",
+        ] {
+            assert!(
+                matches!(read(&f, p), Err(NoTarget::NotADirectory { .. })),
+                "{p}"
+            );
         }
-        assert!(matches!(write(&f, "/b/f/x"), Err(NoTarget::NotADirectory { .. })));
-        assert!(matches!(write(&f, "/b/lf/x"), Err(NoTarget::NotADirectory { .. })));
+        assert!(matches!(
+            write(&f, "/b/f/x"),
+            Err(NoTarget::NotADirectory { .. })
+        ));
+        assert!(matches!(
+            write(&f, "/b/lf/x"),
+            Err(NoTarget::NotADirectory { .. })
+        ));
     }
 
     #[test]
@@ -466,15 +566,26 @@ mod tests {
         let mut tree = chain(41, "t");
         tree.push(dir("t"));
         let f = fs(&tree);
-        assert_eq!(read(&f, "/b/c1"), Err(NoTarget::TooManyLinks { link: v("/b/c41") }));
+        assert_eq!(
+            read(&f, "/b/c1"),
+            Err(NoTarget::TooManyLinks { link: v("/b/c41") })
+        );
         assert_eq!(read(&f, "/b/c2"), Ok("/b/t".into()));
         // Links in the parent and in the last component share one count.
         let mut tree = chain(20, "t");
         tree.extend([dir("t"), link("t/x", "y")]);
-        tree.extend((1..=20).map(|i| link(&format!("t/y{}", if i == 1 { String::new() } else { i.to_string() }), &format!("y{}", i + 1))));
+        tree.extend((1..=20).map(|i| {
+            link(
+                &format!("t/y{}", if i == 1 { String::new() } else { i.to_string() }),
+                &format!("y{}", i + 1),
+            )
+        }));
         let f = fs(&tree);
         // c1..c20 (20) + t/x (1) + y, y2..y20 (20) = 41 links.
-        assert!(matches!(write(&f, "/b/c1/x"), Err(NoTarget::TooManyLinks { .. })));
+        assert!(matches!(
+            write(&f, "/b/c1/x"),
+            Err(NoTarget::TooManyLinks { .. })
+        ));
         // Without the chain in the parent, 21 links: fine; y21 dangles.
         assert_eq!(write(&f, "/b/t/x"), Ok("/b/t/y21".into()));
         assert!(matches!(read(&f, "/b/t/x"), Err(NoTarget::NotFound { .. })));
@@ -482,16 +593,31 @@ mod tests {
 
     #[test]
     fn loops() {
-        let f = fs(&[link("self", "self"), link("a", "b"), link("b", "a"), link("up", "."), link("sub/in", "../sub")]);
+        let f = fs(&[
+            link("self", "self"),
+            link("a", "b"),
+            link("b", "a"),
+            link("up", "."),
+            link("sub/in", "../sub"),
+        ]);
         for p in ["/b/self", "/b/a/x", "/b/b"] {
-            assert!(matches!(read(&f, p), Err(NoTarget::TooManyLinks { .. })), "{p}");
-            assert!(matches!(write(&f, p), Err(NoTarget::TooManyLinks { .. })), "{p}");
+            assert!(
+                matches!(read(&f, p), Err(NoTarget::TooManyLinks { .. })),
+                "{p}"
+            );
+            assert!(
+                matches!(write(&f, p), Err(NoTarget::TooManyLinks { .. })),
+                "{p}"
+            );
         }
         // Not loops: each link is expanded once per appearance.
         assert_eq!(read(&f, "/b/up/up/up"), Ok("/b".into()));
         assert_eq!(read(&f, "/b/sub/in/in/in"), Ok("/b/sub".into()));
         let deep = format!("/b{}", "/up".repeat(41));
-        assert!(matches!(read(&f, &deep), Err(NoTarget::TooManyLinks { .. })));
+        assert!(matches!(
+            read(&f, &deep),
+            Err(NoTarget::TooManyLinks { .. })
+        ));
     }
 
     #[test]
@@ -521,18 +647,59 @@ mod tests {
         assert_eq!(write(&f, "/b/ld/../z"), Ok("/b/z".into()));
         assert_eq!(write(&f, "/b/d/new/"), Err(NoTarget::TrailingSlash));
         assert_eq!(write(&f, "/"), Err(NoTarget::TrailingSlash));
-        assert_eq!(write(&f, "/b/d"), Err(NoTarget::ExistingDirectory { path: v("/b/d") }));
-        assert_eq!(write(&f, "/b/to_dir"), Err(NoTarget::ExistingDirectory { path: v("/b/d") }));
-        assert_eq!(write(&f, "/b/d/."), Err(NoTarget::ExistingDirectory { path: v("/b/d") }));
-        assert_eq!(write(&f, "/b/d/.."), Err(NoTarget::ExistingDirectory { path: v("/b") }));
-        assert_eq!(write(&f, "/b/x/.."), Err(NoTarget::NotFound { path: v("/b/x") }));
+        assert_eq!(
+            write(&f, "/b/d"),
+            Err(NoTarget::ExistingDirectory { path: v("/b/d") })
+        );
+        assert_eq!(
+            write(&f, "/b/to_dir"),
+            Err(NoTarget::ExistingDirectory { path: v("/b/d") })
+        );
+        assert_eq!(
+            write(&f, "/b/d/."),
+            Err(NoTarget::ExistingDirectory { path: v("/b/d") })
+        );
+        assert_eq!(
+            write(&f, "/b/d/.."),
+            Err(NoTarget::ExistingDirectory { path: v("/b") })
+        );
+        assert_eq!(
+            write(&f, "/b/x/.."),
+            Err(NoTarget::NotFound { path: v("/b/x") })
+        );
         for l in ["slash", "dot", "dotdot"] {
-            assert!(matches!(write(&f, &format!("/b/{l}")), Err(NoTarget::LinkNamesDirectory { .. })), "{l}");
+            assert!(
+                matches!(
+                    write(&f, &format!("/b/{l}")),
+                    Err(NoTarget::LinkNamesDirectory { .. })
+                ),
+                "{l}"
+            );
         }
-        assert_eq!(write(&f, "/b/dang_deep"), Err(NoTarget::NotFound { path: v("/b/missing") }));
-        assert_eq!(write(&f, "/b/outside"), Err(NoTarget::NotFound { path: v("/elsewhere") }));
-        assert_eq!(write(&f, "/b/missing/x"), Err(NoTarget::NotFound { path: v("/b/missing") }));
-        assert_eq!(read(&f, "/b/dang"), Err(NoTarget::NotFound { path: v("/b/d/new") }));
+        assert_eq!(
+            write(&f, "/b/dang_deep"),
+            Err(NoTarget::NotFound {
+                path: v("/b/missing")
+            })
+        );
+        assert_eq!(
+            write(&f, "/b/outside"),
+            Err(NoTarget::NotFound {
+                path: v("/elsewhere")
+            })
+        );
+        assert_eq!(
+            write(&f, "/b/missing/x"),
+            Err(NoTarget::NotFound {
+                path: v("/b/missing")
+            })
+        );
+        assert_eq!(
+            read(&f, "/b/dang"),
+            Err(NoTarget::NotFound {
+                path: v("/b/d/new")
+            })
+        );
     }
 
     #[test]
@@ -541,12 +708,22 @@ mod tests {
         assert_eq!(write(&f, "/b/up/new"), Ok("/new".into()));
         assert_eq!(write(&f, "/b/esc"), Ok("/x".into()));
         assert_eq!(write(&f, "/b/root/new"), Ok("/new".into()));
-        assert_eq!(write(&f, "/b/root"), Err(NoTarget::LinkNamesDirectory { link: v("/b/root"), target: v("/") }));
+        assert_eq!(
+            write(&f, "/b/root"),
+            Err(NoTarget::LinkNamesDirectory {
+                link: v("/b/root"),
+                target: v("/")
+            })
+        );
     }
 
     #[test]
     fn steps_name_each_link() {
-        let f = fs(&[dir("project"), file("project2/secret.txt"), link("project/back", "../project2")]);
+        let f = fs(&[
+            dir("project"),
+            file("project2/secret.txt"),
+            link("project/back", "../project2"),
+        ]);
         let r = resolve_read(&f, b"/b/project/back/secret.txt");
         assert_eq!(r.outcome, Ok(v("/b/project2/secret.txt")));
         assert_eq!(r.steps, ["{base}/project/back -> ../project2 (link)"]);

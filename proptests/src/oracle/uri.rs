@@ -151,10 +151,15 @@ impl std::error::Error for RootUriError {}
 pub fn parse_root_uri(uri: &str) -> Result<Vec<u8>, RootUriError> {
     let bytes = uri.as_bytes();
     // Rule 1: the scheme runs to the first `:`.
-    let colon = bytes.iter().position(|&b| b == b':').ok_or(RootUriError::NoScheme)?;
+    let colon = bytes
+        .iter()
+        .position(|&b| b == b':')
+        .ok_or(RootUriError::NoScheme)?;
     let scheme = &uri[..colon];
     if !scheme.eq_ignore_ascii_case("file") {
-        return Err(RootUriError::WrongScheme { scheme: scheme.to_owned() });
+        return Err(RootUriError::WrongScheme {
+            scheme: scheme.to_owned(),
+        });
     }
     let after_scheme = colon + 1;
     let rest = &bytes[after_scheme..];
@@ -205,13 +210,19 @@ pub fn parse_root_uri(uri: &str) -> Result<Vec<u8>, RootUriError> {
 /// Rule 2: the authority is empty or `localhost`.
 fn check_authority(authority: &str) -> Result<(), RootUriError> {
     if authority.contains('@') {
-        Err(RootUriError::Userinfo { authority: authority.to_owned() })
+        Err(RootUriError::Userinfo {
+            authority: authority.to_owned(),
+        })
     } else if authority.contains(':') {
-        Err(RootUriError::Port { authority: authority.to_owned() })
+        Err(RootUriError::Port {
+            authority: authority.to_owned(),
+        })
     } else if authority.is_empty() || authority.eq_ignore_ascii_case("localhost") {
         Ok(())
     } else {
-        Err(RootUriError::Host { host: authority.to_owned() })
+        Err(RootUriError::Host {
+            host: authority.to_owned(),
+        })
     }
 }
 
@@ -312,10 +323,30 @@ mod tests {
         assert_eq!(ok("FiLe:///a"), "/a");
         assert_eq!(err("/a"), RootUriError::NoScheme);
         assert_eq!(err(""), RootUriError::NoScheme);
-        assert_eq!(err("http://localhost/a"), RootUriError::WrongScheme { scheme: "http".into() });
-        assert_eq!(err("fil:///a"), RootUriError::WrongScheme { scheme: "fil".into() });
-        assert_eq!(err(" file:///a"), RootUriError::WrongScheme { scheme: " file".into() });
-        assert_eq!(err("file+x:///a"), RootUriError::WrongScheme { scheme: "file+x".into() });
+        assert_eq!(
+            err("http://localhost/a"),
+            RootUriError::WrongScheme {
+                scheme: "http".into()
+            }
+        );
+        assert_eq!(
+            err("fil:///a"),
+            RootUriError::WrongScheme {
+                scheme: "fil".into()
+            }
+        );
+        assert_eq!(
+            err(" file:///a"),
+            RootUriError::WrongScheme {
+                scheme: " file".into()
+            }
+        );
+        assert_eq!(
+            err("file+x:///a"),
+            RootUriError::WrongScheme {
+                scheme: "file+x".into()
+            }
+        );
     }
 
     #[test]
@@ -326,13 +357,46 @@ mod tests {
         assert_eq!(ok("file:/a"), "/a");
         assert_eq!(ok("file:/"), "/");
         assert_eq!(ok("file:////a"), "/a");
-        assert_eq!(err("file://srv/a"), RootUriError::Host { host: "srv".into() });
-        assert_eq!(err("file://127.0.0.1/a"), RootUriError::Host { host: "127.0.0.1".into() });
-        assert_eq!(err("file://local%68ost/a"), RootUriError::Host { host: "local%68ost".into() });
-        assert_eq!(err("file://u@localhost/a"), RootUriError::Userinfo { authority: "u@localhost".into() });
-        assert_eq!(err("file://@/a"), RootUriError::Userinfo { authority: "@".into() });
-        assert_eq!(err("file://localhost:80/a"), RootUriError::Port { authority: "localhost:80".into() });
-        assert_eq!(err("file://localhost:/a"), RootUriError::Port { authority: "localhost:".into() });
+        assert_eq!(
+            err("file://srv/a"),
+            RootUriError::Host { host: "srv".into() }
+        );
+        assert_eq!(
+            err("file://127.0.0.1/a"),
+            RootUriError::Host {
+                host: "127.0.0.1".into()
+            }
+        );
+        assert_eq!(
+            err("file://local%68ost/a"),
+            RootUriError::Host {
+                host: "local%68ost".into()
+            }
+        );
+        assert_eq!(
+            err("file://u@localhost/a"),
+            RootUriError::Userinfo {
+                authority: "u@localhost".into()
+            }
+        );
+        assert_eq!(
+            err("file://@/a"),
+            RootUriError::Userinfo {
+                authority: "@".into()
+            }
+        );
+        assert_eq!(
+            err("file://localhost:80/a"),
+            RootUriError::Port {
+                authority: "localhost:80".into()
+            }
+        );
+        assert_eq!(
+            err("file://localhost:/a"),
+            RootUriError::Port {
+                authority: "localhost:".into()
+            }
+        );
         assert_eq!(err("file://"), RootUriError::MissingPath);
         assert_eq!(err("file://localhost"), RootUriError::MissingPath);
         assert_eq!(err("file:"), RootUriError::NotAbsolute);
@@ -352,20 +416,36 @@ mod tests {
     #[test]
     fn rule4_characters() {
         assert_eq!(ok("file:///A-z0._~!$&'()*+,;=:@"), "/A-z0._~!$&'()*+,;=:@");
-        for bad in [" ", "\\", "\"", "<", ">", "^", "`", "{", "|", "}", "\t", "\u{7f}", "é", "\u{0}"] {
+        for bad in [
+            " ", "\\", "\"", "<", ">", "^", "`", "{", "|", "}", "\t", "\u{7f}", "é", "\u{0}",
+        ] {
             let uri = format!("file:///a{bad}b");
-            assert_eq!(err(&uri), RootUriError::InvalidChar { byte: bad.as_bytes()[0], offset: 9 }, "{uri:?}");
+            assert_eq!(
+                err(&uri),
+                RootUriError::InvalidChar {
+                    byte: bad.as_bytes()[0],
+                    offset: 9
+                },
+                "{uri:?}"
+            );
         }
         for bad in ["%", "%4", "%4g", "%g4", "%%41"] {
             let uri = format!("file:///a{bad}");
-            assert_eq!(err(&uri), RootUriError::BadPercentEscape { offset: 9 }, "{uri:?}");
+            assert_eq!(
+                err(&uri),
+                RootUriError::BadPercentEscape { offset: 9 },
+                "{uri:?}"
+            );
         }
     }
 
     #[test]
     fn rule5_decoding() {
         assert_eq!(ok("file:///%41%62%2d"), "/Ab-");
-        assert_eq!(parse_root_uri("file:///%ff%C3%A9"), Ok(b"/\xff\xc3\xa9".to_vec()));
+        assert_eq!(
+            parse_root_uri("file:///%ff%C3%A9"),
+            Ok(b"/\xff\xc3\xa9".to_vec())
+        );
         assert_eq!(ok("file:///a%252e%252e"), "/a%2e%2e");
         assert_eq!(ok("file:///a%20b"), "/a b");
         assert_eq!(ok("file:///a%5Cb"), "/a\\b");

@@ -94,13 +94,28 @@ impl TryFrom<RawEntry> for Entry {
 
 impl From<Entry> for RawEntry {
     fn from(entry: Entry) -> RawEntry {
-        let empty = RawEntry { dir: None, file: None, content: None, symlink: None, target: None };
+        let empty = RawEntry {
+            dir: None,
+            file: None,
+            content: None,
+            symlink: None,
+            target: None,
+        };
         match entry {
-            Entry::Dir { path } => RawEntry { dir: Some(path), ..empty },
-            Entry::File { path, content } => RawEntry { file: Some(path), content, ..empty },
-            Entry::Symlink { path, target } => {
-                RawEntry { symlink: Some(path), target: Some(target), ..empty }
-            }
+            Entry::Dir { path } => RawEntry {
+                dir: Some(path),
+                ..empty
+            },
+            Entry::File { path, content } => RawEntry {
+                file: Some(path),
+                content,
+                ..empty
+            },
+            Entry::Symlink { path, target } => RawEntry {
+                symlink: Some(path),
+                target: Some(target),
+                ..empty
+            },
         }
     }
 }

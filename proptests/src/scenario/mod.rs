@@ -6,8 +6,8 @@ mod entry;
 mod error;
 mod validate;
 
-pub use base::{substitute_base, BASE_PLACEHOLDER};
 pub(crate) use base::substitute_base_bytes;
+pub use base::{substitute_base, BASE_PLACEHOLDER};
 pub use entry::Entry;
 pub use error::{CaseError, EntryError, ScenarioError};
 pub use validate::validate_tree;
@@ -190,7 +190,11 @@ impl Scenario {
                     other => other.clone(),
                 })
                 .collect(),
-            roots: self.roots.iter().map(|r| substitute_base(r, base)).collect(),
+            roots: self
+                .roots
+                .iter()
+                .map(|r| substitute_base(r, base))
+                .collect(),
             cases: self
                 .cases
                 .iter()

@@ -2,7 +2,10 @@
 
 use std::collections::HashMap;
 
-use super::{substitute_base, CaseError, Document, Entry, EntryError, Scenario, ScenarioError, FORMAT_VERSION};
+use super::{
+    substitute_base, CaseError, Document, Entry, EntryError, Scenario, ScenarioError,
+    FORMAT_VERSION,
+};
 
 /// Longest file name Linux accepts (NAME_MAX).
 const NAME_MAX: usize = 255;
@@ -14,7 +17,11 @@ pub(crate) fn validate_document(doc: &Document) -> Result<(), ScenarioError> {
     let mut seen: HashMap<&str, usize> = HashMap::new();
     for (index, scenario) in doc.scenarios.iter().enumerate() {
         if let Some(&first) = seen.get(scenario.name.as_str()) {
-            return Err(ScenarioError::DuplicateName { name: scenario.name.clone(), first, second: index });
+            return Err(ScenarioError::DuplicateName {
+                name: scenario.name.clone(),
+                first,
+                second: index,
+            });
         }
         seen.insert(&scenario.name, index);
         scenario.validate()?;
@@ -26,7 +33,11 @@ pub(crate) fn validate_scenario(scenario: &Scenario) -> Result<(), ScenarioError
     validate_tree(&scenario.tree).map_err(|(index, error)| ScenarioError::Entry {
         scenario: scenario.name.clone(),
         index,
-        path: scenario.tree.get(index).map(|e| e.path().to_owned()).unwrap_or_default(),
+        path: scenario
+            .tree
+            .get(index)
+            .map(|e| e.path().to_owned())
+            .unwrap_or_default(),
         error,
     })?;
     for (index, case) in scenario.cases.iter().enumerate() {
@@ -35,7 +46,9 @@ pub(crate) fn validate_scenario(scenario: &Scenario) -> Result<(), ScenarioError
             return Err(ScenarioError::Case {
                 scenario: scenario.name.clone(),
                 index,
-                error: CaseError::NotAbsolute { path: case.path.clone() },
+                error: CaseError::NotAbsolute {
+                    path: case.path.clone(),
+                },
             });
         }
     }
@@ -68,7 +81,9 @@ pub fn validate_tree(tree: &[Entry]) -> Result<(), (usize, EntryError)> {
                 Some((symlink, Entry::Symlink { .. })) => {
                     return Err((index, EntryError::BeneathSymlink { symlink }))
                 }
-                Some((file, Entry::File { .. })) => return Err((index, EntryError::FileAsParent { file })),
+                Some((file, Entry::File { .. })) => {
+                    return Err((index, EntryError::FileAsParent { file }))
+                }
                 _ => {}
             }
         }
@@ -89,7 +104,11 @@ fn check_path(path: &str) -> Result<(), EntryError> {
     for segment in path.split('/') {
         match segment {
             "" => return Err(EntryError::EmptySegment),
-            "." | ".." => return Err(EntryError::DotSegment { segment: segment.to_owned() }),
+            "." | ".." => {
+                return Err(EntryError::DotSegment {
+                    segment: segment.to_owned(),
+                })
+            }
             s if s.len() > NAME_MAX => return Err(EntryError::NameTooLong { len: s.len() }),
             _ => {}
         }
@@ -110,17 +129,29 @@ mod tests {
         Entry::Dir { path: p.into() }
     }
     fn file(p: &str) -> Entry {
-        Entry::File { path: p.into(), content: None }
+        Entry::File {
+            path: p.into(),
+            content: None,
+        }
     }
     fn link(p: &str, t: &str) -> Entry {
-        Entry::Symlink { path: p.into(), target: t.into() }
+        Entry::Symlink {
+            path: p.into(),
+            target: t.into(),
+        }
     }
 
     #[test]
     fn good_trees_pass() {
         assert_eq!(validate_tree(&[]), Ok(()));
         assert_eq!(
-            validate_tree(&[file("a/b/c"), dir("a"), dir("a/b"), link("a/l", "/etc"), link("l", "..")]),
+            validate_tree(&[
+                file("a/b/c"),
+                dir("a"),
+                dir("a/b"),
+                link("a/l", "/etc"),
+                link("l", "..")
+            ]),
             Ok(())
         );
     }
@@ -132,15 +163,29 @@ mod tests {
             (dir("/a"), EntryError::AbsolutePath),
             (dir("a//b"), EntryError::EmptySegment),
             (dir("a/"), EntryError::EmptySegment),
-            (dir("a/./b"), EntryError::DotSegment { segment: ".".into() }),
-            (file(".."), EntryError::DotSegment { segment: "..".into() }),
+            (
+                dir("a/./b"),
+                EntryError::DotSegment {
+                    segment: ".".into(),
+                },
+            ),
+            (
+                file(".."),
+                EntryError::DotSegment {
+                    segment: "..".into(),
+                },
+            ),
             (file("a\0b"), EntryError::NulInPath),
             (file(&"x".repeat(256)), EntryError::NameTooLong { len: 256 }),
             (link("l", ""), EntryError::EmptyTarget),
             (link("l", "a\0"), EntryError::NulInTarget),
         ];
         for (entry, want) in cases {
-            assert_eq!(validate_tree(&[dir("ok"), entry.clone()]), Err((1, want)), "{entry:?}");
+            assert_eq!(
+                validate_tree(&[dir("ok"), entry.clone()]),
+                Err((1, want)),
+                "{entry:?}"
+            );
         }
         assert_eq!(validate_tree(&[file(&"x".repeat(255))]), Ok(()));
     }
@@ -155,8 +200,14 @@ mod tests {
             validate_tree(&[dir("l/x/y"), link("l", "/etc")]),
             Err((0, EntryError::BeneathSymlink { symlink: 1 }))
         );
-        assert_eq!(validate_tree(&[dir("a"), dir("a")]), Err((1, EntryError::Duplicate { first: 0 })));
-        assert_eq!(validate_tree(&[file("a"), dir("a")]), Err((1, EntryError::Duplicate { first: 0 })));
+        assert_eq!(
+            validate_tree(&[dir("a"), dir("a")]),
+            Err((1, EntryError::Duplicate { first: 0 }))
+        );
+        assert_eq!(
+            validate_tree(&[file("a"), dir("a")]),
+            Err((1, EntryError::Duplicate { first: 0 }))
+        );
         assert_eq!(
             validate_tree(&[file("a"), file("a/b")]),
             Err((1, EntryError::FileAsParent { file: 0 }))

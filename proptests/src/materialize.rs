@@ -1,0 +1,423 @@
+//! A scenario's tree made real in a fresh temp dir, safely
+//! (scenario-format.md, "Materializing safely").
+
+use std::fmt;
+use std::fs;
+use std::io::{self, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use crate::{Case, Entry, Scenario, ScenarioError};
+
+/// A scenario's tree created beneath a fresh base directory, removed again
+/// (without following any link) when this value is dropped.
+///
+/// The temp dir's absolute path holds only `A-Z a-z 0-9 / . _ -` and no
+/// symlink. The base is `<temp dir>/base`, so a test may put "outside"
+/// siblings next to it in [`Materialized::temp_dir`].
+///
+/// # Examples
+///
+/// ```
+/// use rootguard_proptests::{Document, Materialized};
+///
+/// let doc = Document::from_json(r#"{"version": 1, "scenarios": [{"name": "s",
+///     "tree": [{"file": "d/f", "content": "hi"}, {"symlink": "d/l", "target": "{base}/d/f"}],
+///     "roots": ["file://{base}/d"], "cases": [{"path": "{base}/d/l", "op": "read"}]}]}"#)?;
+/// let m = Materialized::new(&doc.scenarios[0])?;
+/// assert_eq!(std::fs::read_to_string(m.base().join("d/l"))?, "hi");
+/// assert_eq!(m.roots()[0], format!("file://{}/d", m.base().display()));
+/// let temp = m.temp_dir().to_path_buf();
+/// drop(m);
+/// assert!(!temp.exists());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct Materialized {
+    temp_dir: PathBuf,
+    base: PathBuf,
+    /// The scenario with `{base}` substituted.
+    scenario: Scenario,
+    /// Whether the tree is still on disk (false after [`Materialized::close`]).
+    armed: bool,
+}
+
+/// Why a scenario could not be materialized.
+#[derive(Debug)]
+pub enum MaterializeError {
+    /// The scenario breaks a rule of the format.
+    Invalid(ScenarioError),
+    /// No temp directory was found whose real path is clean
+    /// (`A-Z a-z 0-9 / . _ -` only) and writable.
+    NoCleanTempDir {
+        /// Each candidate and why it was refused.
+        tried: Vec<(PathBuf, String)>,
+    },
+    /// A path inside the base that should be a plain directory is a
+    /// symlink; nothing is created through it.
+    SymlinkInTheWay {
+        /// The symlink.
+        path: PathBuf,
+    },
+    /// A path inside the base that should be a directory is something else.
+    NotADirectory {
+        /// The path.
+        path: PathBuf,
+    },
+    /// A file system call failed.
+    Io {
+        /// What was being done.
+        action: &'static str,
+        /// On which path.
+        path: PathBuf,
+        /// The error.
+        source: io::Error,
+    },
+}
+
+impl fmt::Display for MaterializeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MaterializeError::Invalid(e) => write!(f, "cannot materialize an invalid scenario: {e}"),
+            MaterializeError::NoCleanTempDir { tried } => {
+                write!(
+                    f,
+                    "no temp directory with a clean real path (only A-Z a-z 0-9 / . _ -, no symlink) could be used; set TMPDIR to one. Tried:"
+                )?;
+                for (path, why) in tried {
+                    write!(f, " {} ({why});", path.display())?;
+                }
+                Ok(())
+            }
+            MaterializeError::SymlinkInTheWay { path } => write!(
+                f,
+                "{} is a symlink where a plain directory belongs; refusing to create anything through it",
+                path.display()
+            ),
+            MaterializeError::NotADirectory { path } => write!(
+                f,
+                "{} is not a directory but the tree needs one there; check the tree for a file used as a parent",
+                path.display()
+            ),
+            MaterializeError::Io { action, path, source } => {
+                write!(f, "could not {action} {}: {source}", path.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for MaterializeError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            MaterializeError::Invalid(e) => Some(e),
+            MaterializeError::Io { source, .. } => Some(source),
+            _ => None,
+        }
+    }
+}
+
+fn io_error<'a>(
+    action: &'static str,
+    path: &'a Path,
+) -> impl FnOnce(io::Error) -> MaterializeError + 'a {
+    move |source| MaterializeError::Io {
+        action,
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Whether every byte of `path` is one of `A-Z a-z 0-9 / . _ -`, so that it
+/// can stand for `{base}` in any URI or path without escaping.
+pub fn is_clean_path(path: &Path) -> bool {
+    let bytes = path.as_os_str().as_bytes();
+    bytes.first() == Some(&b'/')
+        && bytes
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b"/._-".contains(&b))
+}
+
+/// A directory to make temp dirs in whose real path is clean: `$TMPDIR`
+/// (or the system default) if it is, else `/tmp`, `/var/tmp`, `/dev/shm`.
+/// The path returned is canonical, so no component of it is a symlink.
+///
+/// # Errors
+///
+/// [`MaterializeError::NoCleanTempDir`] listing each candidate and why it
+/// was refused.
+pub fn clean_temp_parent() -> Result<PathBuf, MaterializeError> {
+    let mut tried = Vec::new();
+    for candidate in temp_candidates() {
+        match check_temp_candidate(&candidate) {
+            Ok(real) => return Ok(real),
+            Err(why) => tried.push((candidate, why)),
+        }
+    }
+    Err(MaterializeError::NoCleanTempDir { tried })
+}
+
+fn temp_candidates() -> Vec<PathBuf> {
+    let mut candidates = vec![std::env::temp_dir()];
+    for fallback in ["/tmp", "/var/tmp", "/dev/shm"] {
+        if !candidates.iter().any(|c| c == Path::new(fallback)) {
+            candidates.push(PathBuf::from(fallback));
+        }
+    }
+    candidates
+}
+
+fn check_temp_candidate(candidate: &Path) -> Result<PathBuf, String> {
+    let real = fs::canonicalize(candidate).map_err(|e| format!("cannot resolve it: {e}"))?;
+    if !is_clean_path(&real) {
+        return Err(format!(
+            "its real path {} holds other characters",
+            real.display()
+        ));
+    }
+    let meta = fs::metadata(&real).map_err(|e| format!("cannot stat it: {e}"))?;
+    if !meta.is_dir() {
+        return Err("not a directory".to_owned());
+    }
+    Ok(real)
+}
+
+impl Materialized {
+    /// Validates `scenario` and creates its tree beneath a fresh base:
+    /// every directory and file first, parents as plain directories, then
+    /// every symlink with `{base}` substituted into its target. Nothing is
+    /// created through a link.
+    ///
+    /// # Errors
+    ///
+    /// [`MaterializeError::Invalid`] for a scenario that breaks the format;
+    /// [`MaterializeError::NoCleanTempDir`] when no clean temp dir can be
+    /// made; the other variants when creating the tree fails. Whatever was
+    /// created is removed again.
+    pub fn new(scenario: &Scenario) -> Result<Materialized, MaterializeError> {
+        scenario.validate().map_err(MaterializeError::Invalid)?;
+        let temp_dir = make_temp_dir()?;
+        let base = temp_dir.join("base");
+        // From here on, dropping `made` removes the temp dir.
+        let mut made = Materialized {
+            temp_dir,
+            base,
+            scenario: scenario.clone(),
+            armed: true,
+        };
+        fs::create_dir(&made.base).map_err(io_error("create the base", &made.base))?;
+        let base_text = made.base_text().to_owned();
+        made.scenario = scenario.substituted(&base_text);
+        let tree = made.scenario.tree.clone();
+        // Directories and files first ...
+        for entry in &tree {
+            match entry {
+                Entry::Dir { path } => {
+                    made.ensure_dirs(path)?;
+                }
+                Entry::File { path, content } => {
+                    let full = made.ensure_parent(path)?;
+                    create_file(&full, content.as_deref().unwrap_or(""))?;
+                }
+                Entry::Symlink { .. } => {}
+            }
+        }
+        // ... then every symlink, so that nothing is created through one.
+        for entry in &tree {
+            if let Entry::Symlink { path, target } = entry {
+                let full = made.ensure_parent(path)?;
+                std::os::unix::fs::symlink(target, &full)
+                    .map_err(io_error("create the symlink", &full))?;
+            }
+        }
+        Ok(made)
+    }
+
+    /// The base directory: the value of `{base}`.
+    pub fn base(&self) -> &Path {
+        &self.base
+    }
+
+    /// The base as text (it holds only `A-Z a-z 0-9 / . _ -`).
+    pub fn base_text(&self) -> &str {
+        // The base's path was checked clean, hence ASCII.
+        self.base.to_str().unwrap_or_default()
+    }
+
+    /// The fresh temp dir holding the base; a test may create outside
+    /// siblings of the base here.
+    pub fn temp_dir(&self) -> &Path {
+        &self.temp_dir
+    }
+
+    /// The scenario with `{base}` substituted in roots, case paths and
+    /// symlink targets.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The roots with `{base}` substituted.
+    pub fn roots(&self) -> &[String] {
+        &self.scenario.roots
+    }
+
+    /// The cases with `{base}` substituted in their paths.
+    pub fn cases(&self) -> &[Case] {
+        &self.scenario.cases
+    }
+
+    /// Removes the tree now, reporting any failure (dropping removes it too,
+    /// ignoring failures).
+    ///
+    /// # Errors
+    ///
+    /// [`MaterializeError::Io`] naming the path that could not be removed.
+    pub fn close(mut self) -> Result<(), MaterializeError> {
+        self.armed = false;
+        remove_tree(&self.temp_dir)
+    }
+
+    /// Creates every directory of `rel` (relative to the base), checking
+    /// each existing one is a plain directory; returns the full path.
+    fn ensure_dirs(&self, rel: &str) -> Result<PathBuf, MaterializeError> {
+        let mut current = self.base.clone();
+        check_plain_dir(&current)?;
+        for name in rel.split('/') {
+            current.push(name);
+            match fs::symlink_metadata(&current) {
+                Ok(meta) if meta.file_type().is_symlink() => {
+                    return Err(MaterializeError::SymlinkInTheWay { path: current })
+                }
+                Ok(meta) if meta.is_dir() => {}
+                Ok(_) => return Err(MaterializeError::NotADirectory { path: current }),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    // mkdir never follows a link at its last component.
+                    fs::create_dir(&current).map_err(io_error("create the directory", &current))?;
+                }
+                Err(e) => return Err(io_error("inspect", &current)(e)),
+            }
+        }
+        Ok(current)
+    }
+
+    /// Creates the parent directories of `rel`; returns its full path.
+    fn ensure_parent(&self, rel: &str) -> Result<PathBuf, MaterializeError> {
+        match rel.rsplit_once('/') {
+            Some((parent, _)) => self.ensure_dirs(parent)?,
+            None => {
+                check_plain_dir(&self.base)?;
+                self.base.clone()
+            }
+        };
+        Ok(self.base.join(rel))
+    }
+}
+
+fn check_plain_dir(path: &Path) -> Result<(), MaterializeError> {
+    let meta = fs::symlink_metadata(path).map_err(io_error("inspect", path))?;
+    if meta.file_type().is_symlink() {
+        return Err(MaterializeError::SymlinkInTheWay {
+            path: path.to_path_buf(),
+        });
+    }
+    if !meta.is_dir() {
+        return Err(MaterializeError::NotADirectory {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(())
+}
+
+/// `O_CREAT | O_EXCL`: fails on anything already there, a link included.
+fn create_file(path: &Path, content: &str) -> Result<(), MaterializeError> {
+    let mut file = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .map_err(io_error("create the file", path))?;
+    file.write_all(content.as_bytes())
+        .map_err(io_error("write the file", path))
+}
+
+/// A fresh temp dir in a clean parent, checked clean and link-free itself.
+fn make_temp_dir() -> Result<PathBuf, MaterializeError> {
+    let mut tried = Vec::new();
+    for candidate in temp_candidates() {
+        let parent = match check_temp_candidate(&candidate) {
+            Ok(parent) => parent,
+            Err(why) => {
+                tried.push((candidate, why));
+                continue;
+            }
+        };
+        let made = tempfile::Builder::new()
+            .prefix("rootguard-")
+            .tempdir_in(&parent);
+        let dir = match made {
+            Ok(dir) => dir.keep(),
+            Err(e) => {
+                tried.push((parent, format!("cannot create a temp dir in it: {e}")));
+                continue;
+            }
+        };
+        match fs::canonicalize(&dir) {
+            Ok(real) if real == dir && is_clean_path(&real) => return Ok(dir),
+            _ => {
+                let _ = remove_tree(&dir);
+                tried.push((
+                    parent,
+                    format!("the temp dir {} made in it was not clean", dir.display()),
+                ));
+            }
+        }
+    }
+    Err(MaterializeError::NoCleanTempDir { tried })
+}
+
+/// Removes `path` and everything beneath it without following any link:
+/// `symlink_metadata` tells a link from a directory, and a link is removed
+/// as a file.
+///
+/// # Errors
+///
+/// [`MaterializeError::Io`] naming the first path that could not be read
+/// or removed.
+pub fn remove_tree(path: &Path) -> Result<(), MaterializeError> {
+    let meta = fs::symlink_metadata(path).map_err(io_error("inspect", path))?;
+    if meta.is_dir() {
+        for entry in fs::read_dir(path).map_err(io_error("list", path))? {
+            let entry = entry.map_err(io_error("list", path))?;
+            remove_tree(&entry.path())?;
+        }
+        fs::remove_dir(path).map_err(io_error("remove the directory", path))
+    } else {
+        fs::remove_file(path).map_err(io_error("remove", path))
+    }
+}
+
+impl Drop for Materialized {
+    fn drop(&mut self) {
+        if self.armed {
+            let _ = remove_tree(&self.temp_dir);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clean_paths() {
+        assert!(is_clean_path(Path::new("/tmp/rootguard-Ab9_x.y")));
+        for bad in ["tmp", "/tmp/a b", "/tmp/é", "/tmp/a'b", "/tmp/{base}", ""] {
+            assert!(!is_clean_path(Path::new(bad)), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_temp_parent_is_found() {
+        let parent = clean_temp_parent().expect("a clean temp parent");
+        assert!(is_clean_path(&parent));
+        assert_eq!(fs::canonicalize(&parent).ok(), Some(parent));
+    }
+}
