@@ -9,7 +9,7 @@
 // Imitates: the frequent hand-rolled
 //   if (fs.lstatSync(p).isSymbolicLink()) p = path.resolve(dir, fs.readlinkSync(p));
 // written by someone who knew links matter but not that they chain. It
-// returns the path it checked (`use`), which is itself a link.
+// answers yes or no; the caller then opens the path it was given.
 //
 // Escapes with: roots ["file:///b/project"], path "/b/project/chain1", op read
 // (chain1 -> chain2, chain2 -> ../outside/secret.txt).
@@ -17,7 +17,7 @@
 
 const fs = require('fs');
 const path = require('path').posix;
-const { Unresolvable, bytes, join, pathBytes, resolve, resolveRoots, serve, show, utf8Text, within } =
+const { Unresolvable, bytes, join, pathBytes, resolve, resolveRoots, serve, show, within } =
   require('./sound.js');
 
 function check(roots, p, op) {
@@ -45,9 +45,7 @@ function check(roots, p, op) {
   }
   const root = dirs.find((r) => within(full, r));
   if (root === undefined) return { allowed: false, reason: `${show(join(full))} is beneath no root` };
-  const verdict = { allowed: true, reason: `${show(join(full))} is beneath ${show(join(root))}` };
-  const use = utf8Text(join(full));
-  return use === null ? verdict : { ...verdict, use };
+  return { allowed: true, reason: `${show(join(full))} is beneath ${show(join(root))}` };
 }
 
 if (require.main === module) serve(check);

@@ -77,17 +77,19 @@ function parseRootUri(uri) {
     throw new InvalidRoot('path is not absolute');
   }
   // Split before decoding: a decoded "/" is refused anyway, so this is the same.
+  // RFC 3986 5.2.4 counts empty segments, so "/a//../b" is "/a/b"; only
+  // then do empty segments collapse.
   const kept = [];
-  for (const encoded of path.split('/')) {
+  for (const encoded of path.split('/').slice(1)) {
     const segment = percentDecode(encoded);
-    if (segment === '' || segment === '.') continue;
+    if (segment === '.') continue;
     if (segment === '..') {
       kept.pop();
       continue;
     }
     kept.push(segment);
   }
-  return join(kept);
+  return join(kept.filter((segment) => segment !== ''));
 }
 
 function percentDecode(segment) {

@@ -91,17 +91,19 @@ def parse_root_uri(uri: str) -> bytes:
     else:
         raise InvalidRoot("path is not absolute")
     # Split before decoding: a decoded "/" is refused anyway, so this is the same.
+    # RFC 3986 5.2.4 counts empty segments, so "/a//../b" is "/a/b"; only
+    # then do empty segments collapse.
     kept: list[bytes] = []
-    for encoded in path.split("/"):
+    for encoded in path.split("/")[1:]:
         segment = _percent_decode(encoded)
-        if segment in (b"", b"."):
+        if segment == b".":
             continue
         if segment == b"..":
             if kept:
                 kept.pop()
             continue
         kept.append(segment)
-    return join(kept)
+    return join([segment for segment in kept if segment])
 
 
 def _percent_decode(segment: str) -> bytes:
@@ -235,7 +237,6 @@ def check(roots: list, path: str, op: str) -> dict:
 
 def answer(line: bytes, check_fn) -> dict:
     """The response to one request line; never raises."""
-    request_id = None
     try:
         # surrogateescape: raw non-UTF-8 bytes inside a string survive into os.fsencode
         request = json.loads(line.decode("utf-8", "surrogateescape"))

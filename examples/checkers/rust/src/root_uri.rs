@@ -67,17 +67,20 @@ pub fn parse_root_uri(uri: &str) -> Result<Vec<u8>, InvalidRoot> {
         return invalid("path is not absolute");
     };
     // Split before decoding: a decoded "/" is refused anyway, so this is the same.
+    // RFC 3986 5.2.4 counts empty segments, so "/a//../b" is "/a/b"; only
+    // then do empty segments collapse.
     let mut kept: Vec<Vec<u8>> = Vec::new();
-    for encoded in path.split(|&b| b == b'/') {
+    for encoded in path[1..].split(|&b| b == b'/') {
         let segment = percent_decode(encoded)?;
         match segment.as_slice() {
-            b"" | b"." => {}
+            b"." => {}
             b".." => {
                 kept.pop();
             }
             _ => kept.push(segment),
         }
     }
+    kept.retain(|segment| !segment.is_empty());
     Ok(crate::join(&kept))
 }
 
@@ -100,4 +103,32 @@ fn percent_decode(segment: &[u8]) -> Result<Vec<u8>, InvalidRoot> {
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_root_uri;
+    use serde_json::Value;
+
+    fn hex(text: &str) -> Vec<u8> {
+        (0..text.len()).step_by(2).map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap()).collect()
+    }
+
+    #[test]
+    fn agrees_with_the_shared_vectors() {
+        let doc: Value = serde_json::from_str(include_str!("../../root-uri-vectors.json")).unwrap();
+        let vectors = doc["vectors"].as_array().unwrap();
+        assert!(vectors.len() > 50);
+        for v in vectors {
+            let uri = v["uri"].as_str().unwrap();
+            let want = if v.get("invalid").is_some() {
+                None
+            } else if let Some(h) = v.get("path_hex") {
+                Some(hex(h.as_str().unwrap()))
+            } else {
+                Some(v["path"].as_str().unwrap().as_bytes().to_vec())
+            };
+            assert_eq!(parse_root_uri(uri).ok(), want, "{uri:?}");
+        }
+    }
 }
