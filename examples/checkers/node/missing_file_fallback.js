@@ -8,10 +8,16 @@
 // ../outside/new.txt) or into a missing file beneath a link to a directory
 // (project/linkout/new.txt) creates the file outside.
 //
-// Imitates: validatePath in the MCP reference filesystem server
-// (@modelcontextprotocol/server-filesystem), whose "new files that don't exist
-// yet" branch trusted what it had checked lexically, and returns, like it,
-// the path it will operate on (`use`).
+// Imitates: the common "realpath it, or if it does not exist yet keep the
+// normalized path" (`try { p = fs.realpathSync(p) } catch { /* new file */ }`
+// before the containment test). It has the shape of validatePath in the MCP
+// reference filesystem server (@modelcontextprotocol/server-filesystem): a
+// lexical check of the normalized path first, then realpath, and a
+// "new files that don't exist yet" branch through which a write via a
+// dangling link lands outside. Like it, it answers with the path it will
+// operate on (`use`). (The server's branch checks the parent's realpath:
+// see ../rust/src/bin/dangling_write.rs; its older catch-all: see
+// swallowed_denial.js.)
 //
 // Escapes with: roots ["file:///b/project"], path "/b/project/dangling", op write
 // (dangling -> ../outside/new.txt).

@@ -7,9 +7,10 @@
 // points at an existing file outside (project/linkfile -> ../outside/secret.txt)
 // is allowed because its parent is inside, and the caller opens the link.
 //
-// Imitates: validatePath in @modelcontextprotocol/server-filesystem before
-// 0.6.4 / 2025.7.1 (CVE-2025-53109, "EscapeRoute"), line for line except that
-// the prefix test is made component-wise here, so that only this bug remains.
+// Imitates: validatePath in @modelcontextprotocol/server-filesystem's
+// releases before mid-2025 (the symlink bypass reported as CVE-2025-53109),
+// line for line except that the prefix test is made component-wise here and
+// the paths are not lowercased, so that only this bug remains.
 // It returns, like the server, the path it will operate on (`use`).
 //
 // Escapes with: roots ["file:///b/project"], path "/b/project/linkfile", op read.

@@ -8,7 +8,9 @@ passes for the root `/b/project`.
 
 Imitates: code written for macOS or Windows, where the default file systems
 fold case, that "normalizes" with `.lower()` (or `casefold()`) and runs
-unchanged on Linux.
+unchanged on Linux; the first releases of the MCP reference filesystem server
+did it too (`normalizePath(p) = path.normalize(p).toLowerCase()`, on the
+path and on the allowed directories).
 
 Escapes with: roots ["file:///b/project"], path "/b/Project/secret.txt", op read
 (with /b/Project an existing directory beside /b/project).

@@ -8,8 +8,9 @@ dangling writes: all as in sound.py), but containment is decided by text,
 
 Imitates: `os.path.realpath(p).startswith(os.path.realpath(root))`, the most
 common containment test in Python tools, and the same mistake as the MCP
-reference filesystem server before 2025.7 (`normalizedRequested.startsWith(dir)`,
-CVE-2025-53110).
+reference filesystem server's releases before mid-2025
+(`normalizedRequested.startsWith(dir)`, the directory-containment bypass
+reported as CVE-2025-53110).
 
 Escapes with: roots ["file:///b/project"], path "/b/project2/secret.txt", op read.
 """

@@ -9,8 +9,8 @@
 //!
 //! Imitates: the `canonicalize(p).or_else(|_| canonicalize(parent).join(name))`
 //! of many Rust MCP servers and sandboxes, and the ENOENT branch of the MCP
-//! reference server's validatePath since 2025.7 ("for new files that don't
-//! exist yet, verify parent directory").
+//! reference server's validatePath ("for new files that don't exist yet,
+//! verify parent directory"), which returns the unresolved path.
 //!
 //! Escapes with: roots ["file:///b/project"], path "/b/project/dangling",
 //! op write (dangling -> ../outside/new.txt).
