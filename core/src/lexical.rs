@@ -95,12 +95,15 @@ pub(crate) fn is_normal(bytes: &[u8]) -> bool {
             *first == b'/'
                 && *last != b'/'
                 && memchr::memchr(0, bytes).is_none()
-                && memchr::memmem::find(bytes, b"//").is_none()
-                && memchr::memmem::find_iter(bytes, b"/.").all(|at| {
-                    // "/." starts a dot segment only if the segment ends there.
+                && memchr::memchr_iter(b'/', bytes).all(|at| {
+                    // What follows each '/' must not be "", ".", ".." as a segment.
                     !matches!(
-                        &bytes[at + 2..],
-                        [] | [b'/', ..] | [b'.'] | [b'.', b'/', ..]
+                        &bytes[at + 1..],
+                        [b'/', ..]
+                            | [b'.']
+                            | [b'.', b'/', ..]
+                            | [b'.', b'.']
+                            | [b'.', b'.', b'/', ..]
                     )
                 })
         }

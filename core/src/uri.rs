@@ -5,9 +5,9 @@
 //! and never checks the scheme, and it silently repairs characters that the
 //! rules below must refuse. The grammar is small enough to state directly.
 
-use std::ffi::OsStr;
+use std::ffi::OsString;
 use std::fmt;
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::OsStringExt;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
@@ -144,7 +144,8 @@ impl RootUri {
         if uri.is_empty() {
             return Err(UriError::Empty);
         }
-        let colon = uri.find(':').ok_or(UriError::MissingScheme)?;
+        let bytes = uri.as_bytes();
+        let colon = memchr::memchr(b':', bytes).ok_or(UriError::MissingScheme)?;
         let scheme = &uri[..colon];
         if scheme.is_empty() || scheme.contains('/') {
             return Err(UriError::MissingScheme);
@@ -154,55 +155,69 @@ impl RootUri {
                 scheme: scheme.to_string(),
             });
         }
-        let rest = &uri[colon + 1..];
         let offset = colon + 1;
+        let rest = &bytes[offset..];
         // Rule 3 before rule 4, so that '?' and '#' get their own message.
-        for (i, c) in rest.char_indices() {
-            match c {
-                '?' => return Err(UriError::QueryNotAllowed),
-                '#' => return Err(UriError::FragmentNotAllowed),
-                c if !is_path_char(c) => {
-                    return Err(UriError::ForbiddenCharacter {
-                        ch: c,
-                        offset: offset + i,
-                    })
-                }
-                _ => {}
-            }
+        if let Some(i) = rest.iter().position(|&b| !PATH_BYTE[usize::from(b)]) {
+            return Err(match rest[i] {
+                b'?' => UriError::QueryNotAllowed,
+                b'#' => UriError::FragmentNotAllowed,
+                _ => UriError::ForbiddenCharacter {
+                    ch: uri[offset + i..].chars().next().unwrap_or('\u{fffd}'),
+                    offset: offset + i,
+                },
+            });
         }
-        let (path, path_offset) = match rest.strip_prefix("//") {
+        let (path, path_offset) = match rest.strip_prefix(b"//") {
             Some(after) => {
-                let end = after.find('/').unwrap_or(after.len());
-                check_authority(&after[..end])?;
+                let end = memchr::memchr(b'/', after).unwrap_or(after.len());
+                check_authority(&uri[offset + 2..offset + 2 + end])?;
                 (&after[end..], offset + 2 + end)
             }
             None => (rest, offset),
         };
-        if !path.starts_with('/') {
+        if path.first() != Some(&b'/') {
             return Err(UriError::PathNotAbsolute);
         }
+        // RFC 3986 5.2.4 on the decoded segments: an empty segment is a
+        // segment, so `a//..` is `a`; only then do empty segments collapse.
         let mut normal: Vec<u8> = Vec::with_capacity(path.len());
-        let mut segment_start = path_offset;
-        for raw in path.split('/') {
-            let segment = decode_segment(raw, segment_start)?;
+        let mut segment_start = path_offset + 1;
+        for raw in path[1..].split(|&b| b == b'/') {
+            check_escapes(raw, segment_start)?;
             segment_start += raw.len() + 1;
-            match segment.as_slice() {
-                b"" | b"." => {}
+            // Decode in place after a '/', then judge the decoded segment.
+            let slash = normal.len();
+            normal.push(b'/');
+            normal.extend(percent_encoding::percent_decode(raw));
+            match &normal[slash + 1..] {
+                b"." => normal.truncate(slash),
                 b".." => {
-                    let cut = normal.iter().rposition(|&b| b == b'/').unwrap_or(0);
+                    let cut = normal[..slash]
+                        .iter()
+                        .rposition(|&b| b == b'/')
+                        .unwrap_or(0);
                     normal.truncate(cut);
                 }
-                name => {
-                    normal.push(b'/');
-                    normal.extend_from_slice(name);
-                }
+                _ => {}
             }
         }
-        if normal.is_empty() {
-            normal.push(b'/');
+        if normal.is_empty()
+            || normal.ends_with(b"/")
+            || memchr::memmem::find(&normal, b"//").is_some()
+        {
+            let mut collapsed = Vec::with_capacity(normal.len());
+            for segment in normal.split(|&b| b == b'/').filter(|s| !s.is_empty()) {
+                collapsed.push(b'/');
+                collapsed.extend_from_slice(segment);
+            }
+            if collapsed.is_empty() {
+                collapsed.push(b'/');
+            }
+            normal = collapsed;
         }
         Ok(RootUri {
-            path: PathBuf::from(OsStr::from_bytes(&normal)),
+            path: PathBuf::from(OsString::from_vec(normal)),
         })
     }
 
@@ -226,9 +241,22 @@ impl FromStr for RootUri {
 }
 
 /// RFC 3986 `pchar` plus `/`: unreserved, sub-delims, `:`, `@`, `%`.
-fn is_path_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@/%".contains(c)
-}
+const PATH_BYTE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        table[b] = c.is_ascii_alphanumeric();
+        b += 1;
+    }
+    let others = b"-._~!$&'()*+,;=:@/%";
+    let mut i = 0;
+    while i < others.len() {
+        table[others[i] as usize] = true;
+        i += 1;
+    }
+    table
+};
 
 fn check_authority(authority: &str) -> Result<(), UriError> {
     if authority.contains('@') {
@@ -244,33 +272,28 @@ fn check_authority(authority: &str) -> Result<(), UriError> {
     }
 }
 
-/// Checks every `%` escape of one segment, then decodes it to bytes.
-fn decode_segment(raw: &str, offset: usize) -> Result<Vec<u8>, UriError> {
-    let bytes = raw.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = bytes.get(i + 1..i + 3).unwrap_or(&[]);
-            if hex.len() != 2 || !hex.iter().all(u8::is_ascii_hexdigit) {
-                return Err(UriError::BadPercentEscape { offset: offset + i });
-            }
-            if hex[0] == b'0' && hex[1] == b'0' {
-                return Err(UriError::EncodedNul { offset: offset + i });
-            }
-            if hex[0] == b'2' && hex[1].eq_ignore_ascii_case(&b'f') {
-                return Err(UriError::EncodedSlash { offset: offset + i });
-            }
-            i += 3;
-        } else {
-            i += 1;
+/// Checks every `%` escape of one segment: two hex digits, and neither
+/// `%2F` nor `%00`.
+fn check_escapes(raw: &[u8], offset: usize) -> Result<(), UriError> {
+    for i in memchr::memchr_iter(b'%', raw) {
+        let hex = raw.get(i + 1..i + 3).unwrap_or(&[]);
+        if hex.len() != 2 || !hex.iter().all(u8::is_ascii_hexdigit) {
+            return Err(UriError::BadPercentEscape { offset: offset + i });
+        }
+        if hex == b"00" {
+            return Err(UriError::EncodedNul { offset: offset + i });
+        }
+        if hex[0] == b'2' && hex[1].eq_ignore_ascii_case(&b'f') {
+            return Err(UriError::EncodedSlash { offset: offset + i });
         }
     }
-    Ok(percent_encoding::percent_decode(bytes).collect())
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::ffi::OsStrExt;
 
     fn ok(uri: &str) -> String {
         RootUri::parse(uri)
@@ -294,6 +317,11 @@ mod tests {
         assert_eq!(ok("file:///"), "/");
         assert_eq!(ok("file:/"), "/");
         assert_eq!(ok("file:////x//y"), "/x/y");
+        // An empty segment is a segment to `..` (RFC 3986 5.2.4), as in `url`.
+        assert_eq!(ok("file:///a//../b"), "/a/b");
+        assert_eq!(ok("file:///a/b//../../c"), "/a/c");
+        assert_eq!(ok("file:///a/%2e//../b"), "/a/b");
+        assert_eq!(ok("file:///a/b/..//c"), "/a/c");
         assert_eq!(ok("file:///a/b/../../../.."), "/");
         assert_eq!(ok("file:///a/%2e%2E/b"), "/b");
         assert_eq!(ok("file:///a/.%2e/b"), "/b");

@@ -10,7 +10,7 @@
 #       on the requests of its own class,
 #   (c) every checker answers malformed requests with allowed:false, answers
 #       each line as it comes (flushes), and exits 0 when stdin closes;
-#   (d) the strict root-URI parsers agree with root-uri-vectors.json.
+#   (d) the strict root-URI parsers agree with corpus/root-uris.json.
 # A checker whose language is missing here (python3, node, cargo) is skipped,
 # and said so. The Rust checkers are built first with cargo.
 set -uo pipefail
@@ -191,7 +191,7 @@ printf '%s\n' "${malformed[@]}" "{\"id\": 99, \"roots\": [\"$R\"], \"path\": \"$
   >"$work/malformed.jsonl"
 
 # (d): the strict root-URI parsers agree with the shared vectors.
-vectors=$here/root-uri-vectors.json
+vectors=$here/../../corpus/root-uris.json
 if command -v python3 >/dev/null; then
   if PYTHONPATH=$here/python python3 - "$vectors" <<'EOF'; then
 import json, sys
@@ -208,9 +208,9 @@ for v in json.load(open(sys.argv[1]))["vectors"]:
         print(f"      {v['uri']!r}: got {got!r}, want {want!r}")
 sys.exit(bad != 0)
 EOF
-    pass "python/sound.py: root URI parser agrees with root-uri-vectors.json"
+    pass "python/sound.py: root URI parser agrees with corpus/root-uris.json"
   else
-    fail "python/sound.py: root URI parser disagrees with root-uri-vectors.json"
+    fail "python/sound.py: root URI parser disagrees with corpus/root-uris.json"
   fi
 fi
 if command -v node >/dev/null; then
@@ -232,14 +232,14 @@ for (const v of vectors.vectors) {
 }
 process.exit(bad ? 1 : 0);
 EOF
-    pass "node/sound.js: root URI parser agrees with root-uri-vectors.json"
+    pass "node/sound.js: root URI parser agrees with corpus/root-uris.json"
   else
-    fail "node/sound.js: root URI parser disagrees with root-uri-vectors.json"
+    fail "node/sound.js: root URI parser disagrees with corpus/root-uris.json"
   fi
 fi
 if command -v cargo >/dev/null; then
   if cargo test --quiet --manifest-path "$here/rust/Cargo.toml" >"$work/cargo-test.txt" 2>&1; then
-    pass "rust: cargo test (root URI parser agrees with root-uri-vectors.json)"
+    pass "rust: cargo test (root URI parser agrees with corpus/root-uris.json)"
   else
     fail "rust: cargo test: $(tail -n 20 "$work/cargo-test.txt")"
   fi

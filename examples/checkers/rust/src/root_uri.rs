@@ -116,7 +116,7 @@ mod tests {
 
     #[test]
     fn agrees_with_the_shared_vectors() {
-        let doc: Value = serde_json::from_str(include_str!("../../root-uri-vectors.json")).unwrap();
+        let doc: Value = serde_json::from_str(include_str!("../../../../corpus/root-uris.json")).unwrap();
         let vectors = doc["vectors"].as_array().unwrap();
         assert!(vectors.len() > 50);
         for v in vectors {

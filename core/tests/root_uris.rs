@@ -1,0 +1,46 @@
+//! Conformance as data: corpus/root-uris.json, the root-URI vectors every
+//! checker in any language is held to (semantics §1).
+
+use std::os::unix::ffi::OsStrExt;
+
+use rootguard::RootUri;
+
+#[test]
+fn every_vector_of_the_corpus() {
+    let text = include_str!("../../corpus/root-uris.json");
+    let doc: serde_json::Value = serde_json::from_str(text).expect("corpus/root-uris.json is JSON");
+    let vectors = doc["vectors"].as_array().expect("a vectors array");
+    assert!(
+        vectors.len() >= 50,
+        "the corpus shrank to {}",
+        vectors.len()
+    );
+    let mut failures = Vec::new();
+    for vector in vectors {
+        let uri = vector["uri"].as_str().expect("uri");
+        let parsed = RootUri::parse(uri);
+        let expected: Option<Vec<u8>> = if let Some(path) = vector["path"].as_str() {
+            Some(path.as_bytes().to_vec())
+        } else if let Some(hex) = vector["path_hex"].as_str() {
+            Some(
+                (0..hex.len())
+                    .step_by(2)
+                    .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"))
+                    .collect(),
+            )
+        } else {
+            None
+        };
+        match (&parsed, &expected) {
+            (Ok(got), Some(want)) if got.path().as_os_str().as_bytes() == want.as_slice() => {}
+            (Err(_), None) => {}
+            _ => failures.push(format!("{uri:?}: got {parsed:?}, vector says {vector}")),
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} disagreements:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
