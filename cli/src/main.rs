@@ -2,8 +2,10 @@
 
 mod check;
 mod demo;
+mod oracle;
 
 use std::ffi::OsString;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -34,6 +36,17 @@ enum Command {
     },
     /// Build a small hostile tree in a temp dir and check a few paths in it.
     Demo,
+    /// Print the truth of every case of a scenario file (format v1), one
+    /// line each: `name#index op truth path`.
+    ///
+    /// Exit status: 0 all agree, 1 a disagreement, 2 a malformed file.
+    Oracle {
+        /// Compare each truth with the case's `expect`; print `N/M cases agree` last.
+        #[arg(long)]
+        verify: bool,
+        /// The scenario file.
+        file: PathBuf,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -56,5 +69,6 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check { roots, op, path } => check::run(&roots, op.into(), &path),
         Command::Demo => demo::run(),
+        Command::Oracle { verify, file } => oracle::run(&file, verify),
     }
 }
