@@ -40,6 +40,7 @@ mod index;
 mod lexical;
 mod memfs;
 mod op;
+mod open;
 mod resolve;
 mod roots;
 mod uri;
@@ -48,6 +49,7 @@ pub use crate::fs::{FileKind, Fs, RealFs};
 pub use crate::lexical::{LexicalError, NormalPath};
 pub use crate::memfs::MemFs;
 pub use crate::op::{Op, ParseOpError};
+pub use crate::open::{Backend, OpenError, PinnedRoots, BACKEND_ENV};
 pub use crate::resolve::{
     resolve_target, resolve_target_traced, ResolveError, ResolveErrorKind, Step, Target, MAX_LINKS,
     NAME_MAX, PATH_MAX,

@@ -1,0 +1,73 @@
+//! The openat2 backend: the kernel resolves beneath the root.
+
+use rustix::fd::{BorrowedFd, OwnedFd};
+use rustix::fs::{openat2, Mode, OFlags, ResolveFlags, CWD};
+use rustix::io::Errno;
+
+use super::Scope;
+
+/// A scoped lookup fails with `EAGAIN` when a rename or mount anywhere in
+/// the system raced its `..`; the kernel asks the caller to retry.
+const RETRIES: usize = 128;
+
+/// `openat2(root, path, flags, mode, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS)`
+/// (`RESOLVE_IN_ROOT` for [`Scope::InRoot`]); an empty path is the root.
+pub(crate) fn open_beneath(
+    root: BorrowedFd<'_>,
+    path: &[u8],
+    flags: OFlags,
+    mode: Mode,
+    scope: Scope,
+) -> Result<OwnedFd, Errno> {
+    let path: &[u8] = if path.is_empty() { b"." } else { path };
+    let resolve = ResolveFlags::NO_MAGICLINKS
+        | match scope {
+            Scope::Beneath => ResolveFlags::BENEATH,
+            Scope::InRoot => ResolveFlags::IN_ROOT,
+        };
+    retry(|| {
+        openat2(
+            root,
+            path,
+            flags | OFlags::CLOEXEC,
+            mode_for(flags, mode),
+            resolve,
+        )
+    })
+}
+
+/// Opens the absolute `path` with `RESOLVE_NO_SYMLINKS`: a link anywhere
+/// means the path no longer names what it named when it was resolved.
+pub(crate) fn open_physical(path: &[u8], flags: OFlags, mode: Mode) -> Result<OwnedFd, Errno> {
+    let resolve = ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
+    retry(|| {
+        openat2(
+            CWD,
+            path,
+            flags | OFlags::CLOEXEC,
+            mode_for(flags, mode),
+            resolve,
+        )
+    })
+}
+
+/// openat2 refuses (`EINVAL`) a mode unless it may create.
+fn mode_for(flags: OFlags, mode: Mode) -> Mode {
+    // Not `intersects`: O_TMPFILE includes the O_DIRECTORY bit.
+    if flags.contains(OFlags::CREATE) || flags.contains(OFlags::TMPFILE) {
+        mode
+    } else {
+        Mode::empty()
+    }
+}
+
+fn retry(mut open: impl FnMut() -> Result<OwnedFd, Errno>) -> Result<OwnedFd, Errno> {
+    let mut result = open();
+    for _ in 1..RETRIES {
+        if !matches!(result, Err(Errno::AGAIN)) {
+            break;
+        }
+        result = open();
+    }
+    result
+}
