@@ -345,6 +345,10 @@ pub(crate) fn resolve<F: Fs + ?Sized>(
             }
         }
     }
+    // Only a link whose target is all slashes ends a walk here on a write.
+    if write && kind == FileKind::Dir {
+        return Err(fail(ResolveErrorKind::IsADirectory, &current));
+    }
     Ok(Target {
         path: PathBuf::from(OsString::from_vec(current)),
         kind: Some(kind),
@@ -372,7 +376,9 @@ mod tests {
             .add_symlink("/b/root/loop2", "loop1")
             .add_symlink("/b/root/self", "self")
             .add_symlink("/b/root/empty_dir_link", "sub/")
-            .add_symlink("/b/root/to_file_slash", "file/");
+            .add_symlink("/b/root/to_file_slash", "file/")
+            .add_symlink("/b/root/to_slash", "/")
+            .add_symlink("/b/root/to_slashes", "//");
         fs
     }
 
@@ -428,6 +434,10 @@ mod tests {
         assert_eq!(at("/b/root/dangle_dir", Op::Write), "NotFound");
         assert_eq!(at("/b/root/empty_dir_link", Op::Write), "IsADirectory");
         assert_eq!(at("/b/root/loop1", Op::Write), "TooManyLinks");
+        // Found by the differential against the model: a link to "/".
+        assert_eq!(at("/b/root/to_slash", Op::Write), "IsADirectory");
+        assert_eq!(at("/b/root/to_slashes", Op::Write), "IsADirectory");
+        assert_eq!(at("/b/root/to_slash", Op::Read), "/");
     }
 
     #[test]

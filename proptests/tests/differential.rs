@@ -1,0 +1,180 @@
+//! The three-way differential: core on the in-memory Fs against the model
+//! oracle, and core on a materialized tree against the model and the kernel.
+//! Plus core's URI parser against the oracle's, metamorphic properties, and
+//! no panic on arbitrary input.
+//!
+//! `PROPTEST_CASES=100000 cargo test -p rootguard-proptests --release --test
+//! differential` is the deep mode for nightly runs.
+
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use proptest::prelude::*;
+use rootguard::{MemFs, RootUri, Roots, Verdict};
+use rootguard_proptests::oracle::{judge, judge_scenario, parse_root_uri, ModelFs, Outside};
+use rootguard_proptests::strategies::{root_uri, scenario};
+use rootguard_proptests::{kernel, Entry, Judgement, Materialized, Op, Scenario, Truth};
+
+const MODEL_BASE: &str = "/rg-model/base";
+
+fn core_op(op: Op) -> rootguard::Op {
+    match op {
+        Op::Read => rootguard::Op::Read,
+        Op::Write => rootguard::Op::Write,
+    }
+}
+
+/// The same tree as core's in-memory file system, beneath `base`.
+fn mem_fs(scenario: &Scenario, base: &str) -> MemFs {
+    let mut fs = MemFs::new();
+    fs.add_dir(base);
+    for entry in &scenario.tree {
+        let path = format!("{base}/{}", entry.path());
+        match entry {
+            Entry::Dir { .. } => fs.add_dir(&path),
+            Entry::File { .. } => fs.add_file(&path),
+            Entry::Symlink { target, .. } => fs.add_symlink(&path, target.replace("{base}", base)),
+        };
+    }
+    fs
+}
+
+/// (truth, target, root) as core says it.
+fn core_says(verdict: &Verdict) -> (Truth, Option<PathBuf>, Option<usize>) {
+    match verdict {
+        Verdict::Inside { root, target } => (Truth::Inside, Some(target.clone()), Some(*root)),
+        Verdict::Outside { target } => (Truth::Outside, Some(target.clone()), None),
+        Verdict::Unresolvable(_) => (Truth::Either, None, None),
+    }
+}
+
+fn judged(j: &Judgement) -> (Truth, Option<PathBuf>, Option<usize>) {
+    (j.truth, j.target.clone(), j.root)
+}
+
+/// Core on the in-memory Fs and the model (nothing outside the base) for
+/// every case of `scenario` beneath `base`.
+fn in_memory(
+    scenario: &Scenario,
+    base: &str,
+) -> Vec<((Truth, Option<PathBuf>, Option<usize>), Judgement)> {
+    let s = scenario.substituted(base);
+    let roots = Roots::with_fs(&s.roots, mem_fs(scenario, base));
+    let model = ModelFs::new(&scenario.tree, Path::new(base), Outside::Absent)
+        .expect("model lays out a valid tree");
+    s.cases
+        .iter()
+        .map(|c| {
+            let ours = core_says(&roots.check(&c.path, core_op(c.op)));
+            (ours, judge(&s.roots, c.path.as_bytes(), c.op, &model))
+        })
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(512)
+    ))]
+
+    #[test]
+    fn core_in_memory_equals_the_model(s in scenario()) {
+        for (i, (ours, model)) in in_memory(&s, MODEL_BASE).into_iter().enumerate() {
+            prop_assert_eq!(&ours, &judged(&model), "case {} {:?} ({}):\n{}", i, s.cases[i].path, s.cases[i].op, model.explanation);
+        }
+    }
+
+    #[test]
+    fn moving_the_base_never_changes_a_verdict(s in scenario()) {
+        // Same depth and name: roots and paths may climb above the base with
+        // `..`, and what they find up there is not part of the scenario.
+        const THERE: &str = "/moved-elsewhere/base";
+        let here = in_memory(&s, MODEL_BASE);
+        let there = in_memory(&s, THERE);
+        for (i, case) in s.cases.iter().enumerate() {
+            // The one thing a base does change: how near PATH_MAX a path is.
+            let longest = case.path.replace("{base}", THERE).len().max(case.path.replace("{base}", MODEL_BASE).len());
+            if longest < rootguard::PATH_MAX {
+                prop_assert_eq!(here[i].0 .0, there[i].0 .0, "case {} {:?}", i, case.path);
+            }
+        }
+    }
+
+    #[test]
+    fn an_unrelated_root_never_turns_inside_into_outside(s in scenario()) {
+        let before = in_memory(&s, MODEL_BASE);
+        let mut wider = s.clone();
+        wider.roots.push("file:///rg-unrelated/elsewhere".to_string());
+        for ((b, _), (a, _)) in before.iter().zip(in_memory(&wider, MODEL_BASE)) {
+            if b.0 == Truth::Inside {
+                prop_assert_eq!(a.0, Truth::Inside);
+            }
+        }
+    }
+
+    #[test]
+    fn dot_and_empty_segments_never_change_a_verdict(s in scenario(), at in any::<prop::sample::Index>(), dot in any::<bool>()) {
+        let base = MODEL_BASE;
+        let sub = s.substituted(base);
+        let roots = Roots::with_fs(&sub.roots, mem_fs(&s, base));
+        for case in &sub.cases {
+            // Insert before a component that is not the last, so that a
+            // trailing "/." never turns a file into a directory lookup.
+            let bytes = case.path.as_bytes();
+            let inner: Vec<usize> = (1..bytes.len()).filter(|&i| bytes[i] == b'/' && bytes[i + 1..].iter().any(|&b| b != b'/')).collect();
+            if inner.is_empty() || bytes.contains(&0) || bytes.len() > 4000 {
+                continue;
+            }
+            let i = inner[at.index(inner.len())];
+            let mut changed = bytes[..i].to_vec();
+            changed.extend_from_slice(if dot { b"/." } else { b"/" });
+            changed.extend_from_slice(&bytes[i..]);
+            let op = core_op(case.op);
+            let before = core_says(&roots.check(&case.path, op)).0;
+            let after = core_says(&roots.check(std::ffi::OsStr::from_bytes(&changed), op)).0;
+            prop_assert_eq!(before, after, "{:?} vs {:?}", case.path, String::from_utf8_lossy(&changed));
+        }
+    }
+
+    #[test]
+    fn core_uri_parser_equals_the_oracle(uri in root_uri()) {
+        let ours = RootUri::parse(&uri).map(|u| u.path().as_os_str().as_bytes().to_vec());
+        let theirs = parse_root_uri(&uri);
+        prop_assert_eq!(ours.ok(), theirs.ok(), "{:?}", uri);
+    }
+
+    #[test]
+    fn no_panic_on_arbitrary_input(text in ".*", bytes in proptest::collection::vec(any::<u8>(), 0..300)) {
+        let _ = RootUri::parse(&text);
+        let path = std::ffi::OsStr::from_bytes(&bytes);
+        let mut fs = MemFs::new();
+        fs.add_symlink("/l", std::ffi::OsStr::from_bytes(&bytes)).add_dir("/d");
+        let roots = Roots::with_fs([text.as_str(), "file:///d"], fs);
+        for op in [rootguard::Op::Read, rootguard::Op::Write] {
+            let _ = roots.check(path, op);
+            let _ = roots.check("/l", op);
+            let _ = roots.check(format!("/d/{text}"), op);
+        }
+        let _ = rootguard::LexicalRoots::new([text.as_str()]).check(path);
+        let _ = rootguard::NormalPath::new(path);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(
+        std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(128)
+    ))]
+
+    #[test]
+    fn core_on_a_real_tree_equals_the_model_and_the_kernel(s in scenario()) {
+        let tree = Materialized::new(&s).expect("materializes");
+        let model = judge_scenario(&s, tree.base(), Outside::Host).expect("model lays out the tree");
+        let kernel = kernel::judge_materialized(&tree);
+        let roots = Roots::new(tree.roots());
+        for ((case, model), kernel) in tree.cases().iter().zip(&model).zip(&kernel) {
+            let ours = core_says(&roots.check(&case.path, core_op(case.op)));
+            prop_assert_eq!(&judged(model), &judged(kernel), "model vs kernel, {} {:?}:\n{}\n{}", case.op, case.path, model.explanation, kernel.explanation);
+            prop_assert_eq!(&ours, &judged(kernel), "core vs kernel, {} {:?}:\n{}", case.op, case.path, model.explanation);
+        }
+        tree.close().expect("cleans up");
+    }
+}
