@@ -88,24 +88,25 @@ impl NormalPath {
 /// Whether `bytes` is already an absolute normal path: no `.`, `..` or
 /// empty segment and no trailing `/` (except `/` itself). Never allocates.
 pub(crate) fn is_normal(bytes: &[u8]) -> bool {
+    static DOUBLE_SLASH: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"//"));
     match bytes {
         [] => false,
         [only] => *only == b'/',
         [first, .., last] => {
+            // Every dot segment starts with a '.' right after a '/': one
+            // pass finds the dots and any NUL, a second any empty segment.
             *first == b'/'
                 && *last != b'/'
-                && memchr::memchr(0, bytes).is_none()
-                && memchr::memchr_iter(b'/', bytes).all(|at| {
-                    // What follows each '/' must not be "", ".", ".." as a segment.
-                    !matches!(
-                        &bytes[at + 1..],
-                        [b'/', ..]
-                            | [b'.']
-                            | [b'.', b'/', ..]
-                            | [b'.', b'.']
-                            | [b'.', b'.', b'/', ..]
-                    )
+                && memchr::memchr2_iter(b'.', 0, bytes).all(|at| {
+                    bytes[at] == b'.'
+                        && !(bytes[at - 1] == b'/'
+                            && matches!(
+                                &bytes[at + 1..],
+                                [] | [b'/', ..] | [b'.'] | [b'.', b'/', ..]
+                            ))
                 })
+                && DOUBLE_SLASH.find(bytes).is_none()
         }
     }
 }
