@@ -31,7 +31,7 @@ impl Comparison {
     pub fn meets_expect(&self) -> bool {
         self.case
             .expect
-            .map_or(true, |expect| self.model.truth == expect)
+            .is_none_or(|expect| self.model.truth == expect)
     }
 }
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use crate::Expect;
 
 /// The truth of one query (semantics.md section 3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Truth {
     /// The target is at or beneath the resolved location of a valid root.
     Inside,

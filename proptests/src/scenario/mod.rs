@@ -72,7 +72,7 @@ pub struct Case {
 }
 
 /// The operation a query asks about (semantics.md section 2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Op {
     /// `open(path, O_PATH)`: read, or list a directory.
@@ -82,7 +82,7 @@ pub enum Op {
 }
 
 /// An expected verdict, as written in a scenario (semantics.md section 3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Expect {
     /// The target is at or beneath a valid root.

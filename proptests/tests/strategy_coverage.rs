@@ -1,0 +1,163 @@
+//! The strategies are strong for classes: in a fixed sample of generated
+//! scenarios, every verdict, every reason an operation cannot happen and
+//! every class of invalid root turns up.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::TestRunner;
+use rootguard_proptests::oracle::{
+    judge_scenario, parse_root_uri, resolve_read, resolve_write, ModelFs, NoTarget, Outside,
+};
+use rootguard_proptests::strategies::{root_uri, scenario};
+use rootguard_proptests::{Op, Truth};
+
+const BASE: &str = "/rg-model/base";
+const SAMPLE: usize = 400;
+
+fn tally<K: Ord>(map: &mut BTreeMap<K, usize>, key: K) {
+    *map.entry(key).or_default() += 1;
+}
+
+fn reason(r: &NoTarget) -> &'static str {
+    match r {
+        NoTarget::NotAbsolute => "not absolute",
+        NoTarget::NulByte => "NUL",
+        NoTarget::PathTooLong { .. } => "path too long",
+        NoTarget::NameTooLong { .. } => "name too long",
+        NoTarget::NotFound { .. } => "ENOENT",
+        NoTarget::NotADirectory { .. } => "ENOTDIR",
+        NoTarget::TooManyLinks { .. } => "ELOOP",
+        NoTarget::Host(_) => "host",
+        NoTarget::TrailingSlash => "trailing slash",
+        NoTarget::ExistingDirectory { .. } => "EISDIR",
+        NoTarget::LinkNamesDirectory { .. } => "link names a directory",
+    }
+}
+
+#[test]
+fn scenarios_cover_every_verdict_and_reason() {
+    let mut runner = TestRunner::deterministic();
+    let strategy = scenario();
+    let mut verdicts = BTreeMap::new();
+    let mut reasons = BTreeMap::new();
+    let mut root_classes = BTreeMap::new();
+    for _ in 0..SAMPLE {
+        let s = strategy.new_tree(&mut runner).expect("generates").current();
+        let fs = ModelFs::from_scenario(&s, Path::new(BASE), Outside::Absent).expect("valid tree");
+        let judged = judge_scenario(&s, Path::new(BASE), Outside::Absent).expect("judges");
+        let t = s.substituted(BASE);
+        for (case, j) in t.cases.iter().zip(&judged) {
+            tally(&mut verdicts, (case.op, j.truth));
+            let r = match case.op {
+                Op::Read => resolve_read(&fs, case.path.as_bytes()),
+                Op::Write => resolve_write(&fs, case.path.as_bytes()),
+            };
+            if let Err(e) = r.outcome {
+                tally(&mut reasons, reason(&e));
+            }
+        }
+        for root in &t.roots {
+            let class = match parse_root_uri(root) {
+                Ok(_) => "valid".to_owned(),
+                Err(e) => format!("{e:?}")
+                    .split([' ', '{'])
+                    .next()
+                    .unwrap_or("")
+                    .to_owned(),
+            };
+            tally(&mut root_classes, class);
+        }
+    }
+    let report = format!("verdicts {verdicts:?}\nreasons {reasons:?}\nroots {root_classes:?}");
+    // Shown with --nocapture, to tune the weights.
+    eprintln!("{report}");
+    for op in [Op::Read, Op::Write] {
+        for truth in [Truth::Inside, Truth::Outside, Truth::Either] {
+            assert!(
+                verdicts.get(&(op, truth)).copied().unwrap_or(0) >= 20,
+                "{op} {truth} is rare\n{report}"
+            );
+        }
+    }
+    for r in [
+        "NUL",
+        "path too long",
+        "name too long",
+        "ENOENT",
+        "ENOTDIR",
+        "ELOOP",
+        "trailing slash",
+        "EISDIR",
+        "link names a directory",
+    ] {
+        assert!(
+            reasons.get(r).copied().unwrap_or(0) >= 3,
+            "{r} is rare\n{report}"
+        );
+    }
+    for class in [
+        "valid",
+        "WrongScheme",
+        "Userinfo",
+        "Port",
+        "Host",
+        "Query",
+        "Fragment",
+        "InvalidChar",
+        "BadPercentEscape",
+        "EncodedSlash",
+        "EncodedNul",
+    ] {
+        assert!(
+            root_classes.get(class).copied().unwrap_or(0) >= 2,
+            "roots: {class} is rare\n{report}"
+        );
+    }
+    assert!(
+        root_classes.get("valid").copied().unwrap_or(0) * 2 > root_classes.values().sum::<usize>(),
+        "{report}"
+    );
+}
+
+#[test]
+fn root_uris_cover_every_rule() {
+    let mut runner = TestRunner::deterministic();
+    let strategy = root_uri();
+    let mut classes = BTreeMap::new();
+    for _ in 0..2000 {
+        let uri = strategy.new_tree(&mut runner).expect("generates").current();
+        let class = match parse_root_uri(&uri) {
+            Ok(_) => "valid".to_owned(),
+            Err(e) => format!("{e:?}")
+                .split([' ', '{'])
+                .next()
+                .unwrap_or("")
+                .to_owned(),
+        };
+        tally(&mut classes, class);
+    }
+    eprintln!("{classes:?}");
+    for class in [
+        "valid",
+        "NoScheme",
+        "WrongScheme",
+        "Userinfo",
+        "Port",
+        "Host",
+        "MissingPath",
+        "NotAbsolute",
+        "Query",
+        "Fragment",
+        "InvalidChar",
+        "BadPercentEscape",
+        "EncodedSlash",
+        "EncodedNul",
+    ] {
+        assert!(
+            classes.get(class).copied().unwrap_or(0) >= 10,
+            "{class} is rare: {classes:?}"
+        );
+    }
+}
