@@ -19,17 +19,17 @@ fn every_vector_of_the_corpus() {
     for vector in vectors {
         let uri = vector["uri"].as_str().expect("uri");
         let parsed = RootUri::parse(uri);
-        let expected: Option<Vec<u8>> = if let Some(path) = vector["path"].as_str() {
-            Some(path.as_bytes().to_vec())
-        } else if let Some(hex) = vector["path_hex"].as_str() {
-            Some(
-                (0..hex.len())
-                    .step_by(2)
-                    .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"))
-                    .collect(),
-            )
-        } else {
-            None
+        let hex_bytes = |hex: &str| -> Vec<u8> {
+            (0..hex.len())
+                .step_by(2)
+                .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"))
+                .collect()
+        };
+        let expected: Option<Vec<u8>> = match (vector["path"].as_str(), vector["path_hex"].as_str())
+        {
+            (Some(path), _) => Some(path.as_bytes().to_vec()),
+            (None, Some(hex)) => Some(hex_bytes(hex)),
+            (None, None) => None,
         };
         match (&parsed, &expected) {
             (Ok(got), Some(want)) if got.path().as_os_str().as_bytes() == want.as_slice() => {}
