@@ -415,6 +415,44 @@ mod tests {
     }
 
     #[test]
+    fn temp_candidates_must_resolve_clean() {
+        let outer = tempfile::tempdir().expect("temp dir");
+        let dirty = outer.path().join("a b");
+        fs::create_dir(&dirty).expect("mkdir");
+        let why = check_temp_candidate(&dirty).expect_err("dirty");
+        assert!(why.contains("holds other characters"), "{why}");
+        assert!(check_temp_candidate(&outer.path().join("missing")).is_err());
+        // A link to a clean directory is taken as its real path.
+        let real = clean_temp_parent().expect("clean parent");
+        let link = outer.path().join("link");
+        std::os::unix::fs::symlink(&real, &link).expect("symlink");
+        if is_clean_path(&fs::canonicalize(outer.path()).expect("resolves")) {
+            assert_eq!(check_temp_candidate(&link), Ok(real));
+        }
+    }
+
+    #[test]
+    fn remove_tree_removes_links_not_their_targets() {
+        let outer = tempfile::tempdir().expect("temp dir");
+        let keep = outer.path().join("keep");
+        fs::create_dir(&keep).expect("mkdir");
+        fs::write(keep.join("f"), "x").expect("write");
+        let doomed = outer.path().join("doomed");
+        fs::create_dir_all(doomed.join("d")).expect("mkdir");
+        std::os::unix::fs::symlink(&keep, doomed.join("d/to_dir")).expect("symlink");
+        std::os::unix::fs::symlink(keep.join("f"), doomed.join("to_file")).expect("symlink");
+        std::os::unix::fs::symlink("missing", doomed.join("dangling")).expect("symlink");
+        remove_tree(&doomed).expect("removes");
+        assert!(!doomed.exists());
+        assert_eq!(fs::read_to_string(keep.join("f")).expect("kept"), "x");
+        // A link given as the top is removed itself, not followed.
+        let top = outer.path().join("top");
+        std::os::unix::fs::symlink(&keep, &top).expect("symlink");
+        remove_tree(&top).expect("removes");
+        assert!(keep.join("f").exists() && fs::symlink_metadata(&top).is_err());
+    }
+
+    #[test]
     fn a_temp_parent_is_found() {
         let parent = clean_temp_parent().expect("a clean temp parent");
         assert!(is_clean_path(&parent));

@@ -34,3 +34,51 @@ fn model_kernel_and_expect_agree_on_every_hostile_case() {
     );
     assert!(cases >= 150, "only {cases} cases ran");
 }
+
+/// PATH_MAX exactly: a path of 4095 bytes resolves, one of 4096 does not,
+/// for the model and for the kernel alike.
+#[test]
+fn path_max_boundary() {
+    use rootguard_proptests::{Case, Entry, Op, Scenario, Truth};
+
+    let probe = Scenario {
+        name: "path-max".into(),
+        note: None,
+        tree: vec![Entry::Dir { path: "d".into() }],
+        roots: vec!["file://{base}".into()],
+        cases: vec![],
+    };
+    // The base's length is known only once it exists.
+    let base_len = rootguard_proptests::Materialized::new(&probe)
+        .expect("materializes")
+        .base_text()
+        .len();
+    let mut cases = Vec::new();
+    for len in [4093, 4094, 4095, 4096, 4097] {
+        for (op, last) in [(Op::Read, ""), (Op::Write, "/new")] {
+            // `{base}/d` + slashes + last, exactly `len` bytes long.
+            let fill = len - base_len - "/d".len() - last.len();
+            let path = format!("{{base}}/d{}{last}", "/".repeat(fill));
+            cases.push(Case {
+                path,
+                op,
+                expect: Some(
+                    if len < 4096 {
+                        Truth::Inside
+                    } else {
+                        Truth::Either
+                    }
+                    .into(),
+                ),
+            });
+        }
+    }
+    let scenario = Scenario { cases, ..probe };
+    for c in compare_model_with_kernel(&scenario).expect("compares") {
+        assert!(
+            c.judges_agree() && c.meets_expect(),
+            "{} bytes: {c}",
+            c.case.path.len()
+        );
+    }
+}

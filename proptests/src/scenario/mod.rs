@@ -207,3 +207,142 @@ impl Scenario {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(scenarios: &str) -> String {
+        format!(r#"{{"version": 1, "scenarios": [{scenarios}]}}"#)
+    }
+
+    fn scenario(name: &str, tree: &str, cases: &str) -> String {
+        format!(r#"{{"name": "{name}", "tree": [{tree}], "roots": [], "cases": [{cases}]}}"#)
+    }
+
+    fn error(text: &str) -> ScenarioError {
+        match Document::from_json(text) {
+            Ok(_) => panic!("accepted: {text}"),
+            Err(e) => e,
+        }
+    }
+
+    #[test]
+    fn a_labelled_and_an_unlabelled_case_round_trip() {
+        let text = doc(&scenario(
+            "s",
+            r#"{"dir": "d"}"#,
+            r#"{"path": "{base}/d", "op": "read", "expect": "either"}, {"path": "/etc", "op": "write"}"#,
+        ));
+        let parsed = Document::from_json(&text).expect("valid");
+        assert_eq!(parsed.scenarios[0].cases[0].expect, Some(Expect::Either));
+        assert_eq!(parsed.scenarios[0].cases[1].expect, None);
+        let json = parsed.to_json();
+        assert!(!json.contains("null"), "absent fields are left out: {json}");
+        assert_eq!(Document::from_json(&json).expect("round trips"), parsed);
+    }
+
+    #[test]
+    fn version_and_names() {
+        let e = error(r#"{"version": 2, "scenarios": []}"#);
+        assert!(
+            matches!(e, ScenarioError::UnsupportedVersion { found: 2 }),
+            "{e}"
+        );
+        assert!(e.to_string().contains("only version 1"), "{e}");
+        let e = error(&doc(&[
+            scenario("s", "", ""),
+            scenario("t", "", ""),
+            scenario("s", "", ""),
+        ]
+        .join(",")));
+        assert!(
+            matches!(
+                e,
+                ScenarioError::DuplicateName {
+                    first: 0,
+                    second: 2,
+                    ..
+                }
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn unknown_fields_at_every_level() {
+        for text in [
+            r#"{"version": 1, "scenarios": [], "extra": 1}"#.to_owned(),
+            doc(r#"{"name": "s", "tree": [], "roots": [], "cases": [], "expect": "inside"}"#),
+            doc(&scenario("s", r#"{"dir": "d", "mode": 7}"#, "")),
+            doc(&scenario(
+                "s",
+                "",
+                r#"{"path": "/x", "op": "read", "expected": "inside"}"#,
+            )),
+            doc(&scenario("s", "", r#"{"path": "/x", "op": "open"}"#)),
+            doc(&scenario(
+                "s",
+                "",
+                r#"{"path": "/x", "op": "read", "expect": "maybe"}"#,
+            )),
+            doc(r#"{"name": "s", "tree": [], "cases": []}"#),
+        ] {
+            let e = error(&text);
+            assert!(matches!(e, ScenarioError::Json(_)), "{text}: {e}");
+            assert!(e.to_string().contains("scenario-format.md"), "{e}");
+        }
+    }
+
+    #[test]
+    fn entry_errors_name_scenario_and_index() {
+        let e = error(&doc(&scenario(
+            "sc",
+            r#"{"dir": "a"}, {"file": "a/../b"}"#,
+            "",
+        )));
+        assert_eq!(e.to_string(), "scenario \"sc\", tree entry 1 (\"a/../b\"): the path has a `..` segment; write the plain path from the base (use a symlink target for `..`)");
+        let e = error(&doc(&scenario("sc", r#"{"file": "f"}, {"dir": "f"}"#, "")));
+        assert!(
+            matches!(
+                e,
+                ScenarioError::Entry {
+                    index: 1,
+                    error: EntryError::Duplicate { first: 0 },
+                    ..
+                }
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn case_paths_must_be_absolute_after_substitution() {
+        for path in ["", "x", "base}/x", "./{base}", "file:///x"] {
+            let e = error(&doc(&scenario(
+                "s",
+                "",
+                &format!(r#"{{"path": "{path}", "op": "read"}}"#),
+            )));
+            assert!(
+                matches!(
+                    e,
+                    ScenarioError::Case {
+                        index: 0,
+                        error: CaseError::NotAbsolute { .. },
+                        ..
+                    }
+                ),
+                "{path}: {e}"
+            );
+        }
+        for path in ["/", "{base}", "{base}/x", "/{base}", "/x\\u0000"] {
+            let text = doc(&scenario(
+                "s",
+                "",
+                &format!(r#"{{"path": "{path}", "op": "read"}}"#),
+            ));
+            assert!(Document::from_json(&text).is_ok(), "{path}");
+        }
+    }
+}
