@@ -3,6 +3,7 @@
 mod check;
 mod demo;
 mod oracle;
+mod vet;
 
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -47,6 +48,15 @@ enum Command {
         /// The scenario file.
         file: PathBuf,
     },
+    /// Find the escapes in a checker speaking checker protocol v1.
+    ///
+    /// Exit status: 0 no escape, hang, crash or protocol error (nor
+    /// overblock with --strict); 1 at least one; 2 usage or harness error.
+    Vet(vet::VetArgs),
+    /// Run a scenario file through a checker, judging answers against `expect`.
+    ///
+    /// Exit status as for vet.
+    Replay(vet::ReplayArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -69,6 +79,8 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check { roots, op, path } => check::run(&roots, op.into(), &path),
         Command::Demo => demo::run(),
+        Command::Vet(args) => vet::run(args),
+        Command::Replay(args) => vet::replay(args),
         Command::Oracle { verify, file } => oracle::run(&file, verify),
     }
 }

@@ -1,0 +1,273 @@
+//! `rootguard vet` and `rootguard replay`: run a checker speaking checker
+//! protocol v1 against scenarios and report its defects.
+
+use std::ffi::OsString;
+use std::fs;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use rootguard_vet::{corpus, report, HarnessError, Options, ProcessChecker, Progress, Report};
+
+/// `println!` that ignores a closed stdout (`rootguard vet | head`).
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+/// `print!` that ignores a closed stdout.
+macro_rules! say_raw {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+/// Options of `rootguard vet`.
+#[derive(Args)]
+pub struct VetArgs {
+    /// Seconds to spend on random scenarios after the corpus.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    budget: u64,
+    /// Seed of the random scenarios (printed at start; the same seed gives the same run).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Stop after this many queries, corpus included.
+    #[arg(long, value_name = "N")]
+    cases: Option<u64>,
+    /// Milliseconds to wait for each response before calling it a hang.
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    timeout_ms: u64,
+    /// Extra scenario files or directories of them (repeatable).
+    #[arg(long, value_name = "PATH")]
+    corpus: Vec<PathBuf>,
+    /// Stop after the first escape, once shrunk.
+    #[arg(long)]
+    fail_fast: bool,
+    /// Write the report as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Write the report as SARIF 2.1.0 to FILE.
+    #[arg(long, value_name = "FILE")]
+    sarif: Option<PathBuf>,
+    /// Write the report as JUnit XML to FILE.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Write each minimal scenario as a scenario file into DIR.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Overblocks fail the run too.
+    #[arg(long)]
+    strict: bool,
+    /// The checker command and its arguments.
+    #[arg(last = true, required = true, value_name = "CMD")]
+    command: Vec<OsString>,
+}
+
+/// Options of `rootguard replay`.
+#[derive(Args)]
+pub struct ReplayArgs {
+    /// A scenario file (scenario-format v1) whose cases carry `expect`.
+    file: PathBuf,
+    /// Milliseconds to wait for each response before calling it a hang.
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    timeout_ms: u64,
+    /// Overblocks fail the run too.
+    #[arg(long)]
+    strict: bool,
+    /// The checker command and its arguments.
+    #[arg(last = true, required = true, value_name = "CMD")]
+    command: Vec<OsString>,
+}
+
+fn interrupt_flag() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        // Without the handler a signal still ends the run, only less tidily.
+        let _ = signal_hook::flag::register(signal, Arc::clone(&flag));
+    }
+    flag
+}
+
+fn harness_error(e: &HarnessError) -> ExitCode {
+    eprintln!("rootguard: {e}");
+    ExitCode::from(2)
+}
+
+/// Runs `rootguard vet`.
+pub fn run(args: VetArgs) -> ExitCode {
+    let interrupted = interrupt_flag();
+    let seed = args.seed.unwrap_or_else(|| {
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1)
+    });
+    say!("rootguard vet: seed {seed} (rerun with --seed {seed})");
+    let extra = match corpus::load(&args.corpus) {
+        Ok(extra) => extra,
+        Err(e) => return harness_error(&e),
+    };
+    let mut checker =
+        match ProcessChecker::start(args.command.clone(), Duration::from_millis(args.timeout_ms)) {
+            Ok(c) => c,
+            Err(e) => return harness_error(&e),
+        };
+    let budget = Duration::from_secs(args.budget);
+    let bar = std::io::stdout().is_terminal().then(|| {
+        let bar = ProgressBar::new(budget.as_millis() as u64);
+        bar.set_style(
+            ProgressStyle::with_template("{spinner} [{elapsed_precise}] {wide_bar} {msg}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar
+    });
+    let progress: rootguard_vet::run::ProgressFn = match bar.clone() {
+        Some(bar) => Arc::new(move |p: &Progress| {
+            bar.set_position(p.elapsed.as_millis().min(p.budget.as_millis()) as u64);
+            bar.set_message(format!("{} queries, {} findings", p.queries, p.findings));
+        }),
+        None => {
+            let last = std::sync::Mutex::new(0u64);
+            Arc::new(move |p: &Progress| {
+                let second = p.elapsed.as_secs();
+                if let Ok(mut last) = last.lock() {
+                    if second >= *last + 5 {
+                        *last = second;
+                        say!(
+                            "  {second}s: {} queries, {} findings",
+                            p.queries,
+                            p.findings
+                        );
+                    }
+                }
+            })
+        }
+    };
+    let options = Options {
+        budget,
+        seed,
+        max_queries: args.cases,
+        fail_fast: args.fail_fast,
+        strict: args.strict,
+        corpus: extra,
+        interrupted: Arc::clone(&interrupted),
+        progress: Some(progress),
+        ..Options::default()
+    };
+    let result = rootguard_vet::vet(&mut checker, &options);
+    if let Some(bar) = bar {
+        bar.finish_and_clear();
+    }
+    drop(checker);
+    let report = match result {
+        Ok(r) => r,
+        Err(e) => return harness_error(&e),
+    };
+    finish(
+        &report,
+        args.strict,
+        args.json.as_deref(),
+        args.sarif.as_deref(),
+        args.junit.as_deref(),
+        args.out.as_deref(),
+    )
+}
+
+/// Runs `rootguard replay`.
+pub fn replay(args: ReplayArgs) -> ExitCode {
+    let interrupted = interrupt_flag();
+    let source = match corpus::load_file(&args.file) {
+        Ok(s) => s,
+        Err(e) => return harness_error(&e),
+    };
+    let mut checker =
+        match ProcessChecker::start(args.command.clone(), Duration::from_millis(args.timeout_ms)) {
+            Ok(c) => c,
+            Err(e) => return harness_error(&e),
+        };
+    let result = rootguard_vet::replay(&mut checker, &[source], &interrupted);
+    drop(checker);
+    match result {
+        Ok(report) => {
+            say_raw!("{}", report::text(&report, args.strict));
+            for f in report.findings.iter().skip(1) {
+                say!("{} at {}: {} -> {}", f.class, f.origin, f.request, f.answer);
+            }
+            exit_code(&report, args.strict)
+        }
+        Err(e) => harness_error(&e),
+    }
+}
+
+fn exit_code(report: &Report, strict: bool) -> ExitCode {
+    if report.interrupted {
+        ExitCode::from(130)
+    } else if report.failed(strict) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), HarnessError> {
+    fs::write(path, text)
+        .map_err(|e| HarnessError::Io(format!("cannot write {}: {e}", path.display())))
+}
+
+fn finish(
+    report: &Report,
+    strict: bool,
+    json: Option<&Path>,
+    sarif: Option<&Path>,
+    junit: Option<&Path>,
+    out: Option<&Path>,
+) -> ExitCode {
+    say_raw!("{}", report::text(report, strict));
+    let mut written = Vec::new();
+    if let Some(path) = json {
+        written.push(write_file(path, &report::json(report, strict)));
+    }
+    if let Some(path) = sarif {
+        written.push(write_file(path, &report::sarif(report, strict)));
+    }
+    if let Some(path) = junit {
+        written.push(write_file(path, &report::junit(report, strict)));
+    }
+    let minimal: Vec<_> = report.findings.iter().filter(|f| f.shrunk).collect();
+    match out {
+        Some(dir) => {
+            if let Err(e) = fs::create_dir_all(dir) {
+                written.push(Err(HarnessError::Io(format!(
+                    "cannot create {}: {e}",
+                    dir.display()
+                ))));
+            }
+            for (i, f) in minimal.iter().enumerate() {
+                let name = format!("vet-{}-{}", f.class, i + 1);
+                let doc = report::scenario_document(f, &name);
+                let path = dir.join(format!("{name}.json"));
+                written.push(write_file(&path, &doc.to_json()));
+                say!("minimal scenario: {}", path.display());
+            }
+        }
+        None => {
+            for (i, f) in minimal.iter().enumerate() {
+                let name = format!("vet-{}-{}", f.class, i + 1);
+                say!("\nminimal scenario {name} (save it and run `rootguard replay FILE -- CMD`):");
+                say!("{}", report::scenario_document(f, &name).to_json());
+            }
+        }
+    }
+    if let Some(Err(e)) = written.into_iter().find(Result::is_err) {
+        return harness_error(&e);
+    }
+    exit_code(report, strict)
+}

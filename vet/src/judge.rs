@@ -1,0 +1,295 @@
+//! Judging a checker's answer: the truth from the model oracle and the
+//! kernel on the materialized tree (semantics.md section 3), and the class
+//! of the answer.
+
+use std::fmt;
+
+use rootguard_proptests::oracle::{self, parse_root_uri, ModelFs, Outside};
+use rootguard_proptests::{kernel, Judgement, Materialized, Op, Truth};
+
+use crate::checker::{Checker, Reply, Request};
+use crate::HarnessError;
+
+/// What kind of defect an answer shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Class {
+    /// Allowed an outside target with nothing hostile but the path.
+    PathEscape,
+    /// Allowed an outside target because of a hostile or malformed root.
+    RootEscape,
+    /// Denied an inside target.
+    Overblock,
+    /// No response within the timeout.
+    Hang,
+    /// Exited before answering.
+    Crash,
+    /// A response that breaks the protocol.
+    ProtocolError,
+}
+
+impl Class {
+    /// Every class, in report order.
+    pub const ALL: [Class; 6] = [
+        Class::PathEscape,
+        Class::RootEscape,
+        Class::Overblock,
+        Class::Hang,
+        Class::Crash,
+        Class::ProtocolError,
+    ];
+
+    /// The class's name in reports, e.g. `path-escape`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Class::PathEscape => "path-escape",
+            Class::RootEscape => "root-escape",
+            Class::Overblock => "overblock",
+            Class::Hang => "hang",
+            Class::Crash => "crash",
+            Class::ProtocolError => "protocol-error",
+        }
+    }
+
+    /// Whether the class is an escape (a security defect).
+    pub fn is_escape(self) -> bool {
+        matches!(self, Class::PathEscape | Class::RootEscape)
+    }
+
+    /// Whether a finding of this class fails the run (`strict`: overblocks too).
+    pub fn fails(self, strict: bool) -> bool {
+        self != Class::Overblock || strict
+    }
+}
+
+impl fmt::Display for Class {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The truth of queries on one materialized tree.
+#[derive(Debug)]
+pub struct Judge {
+    model: ModelFs,
+}
+
+/// The truth of one query, with a note when the model and kernel disagreed.
+#[derive(Debug, Clone)]
+pub struct Truthful {
+    /// The kernel's judgement (the final word).
+    pub judgement: Judgement,
+    /// Set when the model oracle said otherwise (a harness defect).
+    pub disagreement: Option<String>,
+}
+
+impl Judge {
+    /// A judge for `materialized`'s tree.
+    ///
+    /// # Errors
+    ///
+    /// [`HarnessError::Scenario`] when the model cannot lay the tree out.
+    pub fn new(materialized: &Materialized) -> Result<Judge, HarnessError> {
+        let model = ModelFs::new(
+            &materialized.scenario().tree,
+            materialized.base(),
+            Outside::Host,
+        )
+        .map_err(|e| HarnessError::Scenario(format!("the model cannot lay out the tree: {e}")))?;
+        Ok(Judge { model })
+    }
+
+    /// The truth of `op` on `path` under `roots`: the kernel's, checked
+    /// against the model oracle's.
+    pub fn truth(&self, roots: &[String], path: &str, op: Op) -> Truthful {
+        let from_kernel = kernel::judge(roots, path.as_bytes(), op);
+        let from_model = oracle::judge(roots, path.as_bytes(), op, &self.model);
+        let disagreement = (from_kernel.truth != from_model.truth).then(|| {
+            format!(
+                "model and kernel disagree on {op} {path:?} under {roots:?}: model {from_model}; kernel {from_kernel} (the kernel's word is taken)"
+            )
+        });
+        // The model explains which component went where; keep it where it agrees.
+        let judgement = if disagreement.is_none() {
+            from_model
+        } else {
+            from_kernel
+        };
+        Truthful {
+            judgement,
+            disagreement,
+        }
+    }
+}
+
+/// The roots a well-behaved client would send for the same locations: each
+/// valid root re-spelled `file://` plus its normalized path, escaping only
+/// what must be escaped; invalid roots dropped.
+pub fn clean_roots(roots: &[String]) -> Vec<String> {
+    roots
+        .iter()
+        .filter_map(|uri| parse_root_uri(uri).ok())
+        .map(|path| format!("file://{}", escape_uri_path(&path)))
+        .collect()
+}
+
+fn escape_uri_path(path: &[u8]) -> String {
+    let mut out = String::with_capacity(path.len());
+    for &b in path {
+        if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// One query asked and judged.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The request as sent.
+    pub request: Request,
+    /// What came back.
+    pub reply: Reply,
+    /// The truth for the path the operation would use (`use` honoured).
+    pub truth: Option<Truthful>,
+    /// The defect shown, if any.
+    pub class: Option<Class>,
+}
+
+/// Issues request ids.
+#[derive(Debug, Default)]
+pub struct Ids(u64);
+
+impl Ids {
+    /// The next id.
+    pub fn next_id(&mut self) -> u64 {
+        self.0 += 1;
+        self.0
+    }
+
+    /// How many ids were issued.
+    pub fn issued(&self) -> u64 {
+        self.0
+    }
+}
+
+/// Asks one query, judges the answer and classes it; an escape is asked
+/// again with [`clean_roots`] to tell a path escape from a root escape.
+///
+/// # Errors
+///
+/// [`HarnessError`] when the checker cannot be (re)started.
+pub fn evaluate(
+    checker: &mut dyn Checker,
+    judge: &Judge,
+    ids: &mut Ids,
+    roots: &[String],
+    path: &str,
+    op: Op,
+) -> Result<Outcome, HarnessError> {
+    evaluate_against(checker, judge, ids, roots, path, op, None)
+}
+
+/// [`evaluate`], with the truth of `path` itself taken from `expected`
+/// where given (a replayed scenario's `expect`); a rewritten `use` path is
+/// still judged afresh.
+///
+/// # Errors
+///
+/// [`HarnessError`] when the checker cannot be (re)started.
+pub fn evaluate_against(
+    checker: &mut dyn Checker,
+    judge: &Judge,
+    ids: &mut Ids,
+    roots: &[String],
+    path: &str,
+    op: Op,
+    expected: Option<Truth>,
+) -> Result<Outcome, HarnessError> {
+    let request = Request {
+        id: ids.next_id(),
+        roots: roots.to_vec(),
+        path: path.to_owned(),
+        op,
+    };
+    let reply = checker.ask(&request)?;
+    let (truth, class) = match &reply {
+        Reply::Hang => (None, Some(Class::Hang)),
+        Reply::Crash(_) => (None, Some(Class::Crash)),
+        Reply::ProtocolError(_) => (None, Some(Class::ProtocolError)),
+        Reply::Answer(answer) => {
+            let used = answer
+                .use_path
+                .as_deref()
+                .filter(|_| answer.allowed)
+                .unwrap_or(path);
+            let mut truth = judge.truth(roots, used, op);
+            if let Some(expected) = expected.filter(|_| used == path) {
+                truth.judgement.truth = expected;
+            }
+            let class = match (truth.judgement.truth, answer.allowed) {
+                (Truth::Outside, true) => Some(escape_class(checker, judge, ids, roots, path, op)?),
+                (Truth::Inside, false) => Some(Class::Overblock),
+                _ => None,
+            };
+            (Some(truth), class)
+        }
+    };
+    Ok(Outcome {
+        request,
+        reply,
+        truth,
+        class,
+    })
+}
+
+fn escape_class(
+    checker: &mut dyn Checker,
+    judge: &Judge,
+    ids: &mut Ids,
+    roots: &[String],
+    path: &str,
+    op: Op,
+) -> Result<Class, HarnessError> {
+    let clean = clean_roots(roots);
+    if clean.is_empty() {
+        // Nothing usable was sent: the escape is the checker granting on no root.
+        return Ok(Class::RootEscape);
+    }
+    if clean == roots {
+        return Ok(Class::PathEscape);
+    }
+    let request = Request {
+        id: ids.next_id(),
+        roots: clean.clone(),
+        path: path.to_owned(),
+        op,
+    };
+    Ok(match checker.ask(&request)? {
+        Reply::Answer(answer) if answer.allowed => {
+            let used = answer.use_path.as_deref().unwrap_or(path);
+            if judge.truth(&clean, used, op).judgement.truth == Truth::Outside {
+                Class::PathEscape
+            } else {
+                Class::RootEscape
+            }
+        }
+        _ => Class::RootEscape,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clean_roots_respell_and_drop() {
+        let roots = [
+            "FILE://LocalHost/a/%2e%2e/b%20c/".to_owned(),
+            "file://srv/x".to_owned(),
+            "file:/t".to_owned(),
+        ];
+        assert_eq!(clean_roots(&roots), ["file:///b%20c", "file:///t"]);
+    }
+}

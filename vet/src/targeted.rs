@@ -1,0 +1,135 @@
+//! Targeted queries around a random tree: the places where flawed
+//! checkers are known to go wrong (links and `link/..`, writes through
+//! links, sibling and case-variant names, hostile spellings of roots).
+
+use rootguard_proptests::{Case, Entry, Op, Scenario, BASE_PLACEHOLDER};
+
+/// A small deterministic chooser (splitmix64), seeded from the run's seed.
+#[derive(Debug, Clone)]
+pub struct Pick(pub u64);
+
+impl Pick {
+    /// A number in `0..n` (0 when `n` is 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        if n == 0 {
+            0
+        } else {
+            (z % n as u64) as usize
+        }
+    }
+}
+
+/// The most cases one generated scenario carries.
+const MAX_CASES: usize = 48;
+
+/// `scenario` with targeted cases added, then scenarios on the same tree
+/// with one root each: a plain root per directory, and hostile spellings.
+pub fn expand(scenario: &Scenario, rng: &mut Pick) -> Vec<Scenario> {
+    let mut out = Vec::new();
+    let probes = probes(&scenario.tree);
+    let mut first = scenario.clone();
+    for case in &probes {
+        if first.cases.len() >= MAX_CASES {
+            break;
+        }
+        first.cases.push(case.clone());
+    }
+    out.push(first);
+    let dirs = top_dirs(&scenario.tree);
+    if dirs.is_empty() {
+        return out;
+    }
+    let cases: Vec<Case> = probes.into_iter().take(MAX_CASES).collect();
+    let root_dir = &dirs[rng.below(dirs.len())];
+    let other = &dirs[rng.below(dirs.len())];
+    let b = BASE_PLACEHOLDER;
+    let mut roots_list = vec![vec![format!("file://{b}/{root_dir}")]];
+    let hostile = [
+        format!("file://srv{b}/{other}"),
+        format!("\"file://{b}/{other}\""),
+        format!(" file://{b}/{other} "),
+        format!("file://{b}/{other}?x=1"),
+        format!("file://{b}/{other}#f"),
+        format!("file://{b}/{root_dir}%2F..%2F{other}"),
+        format!("file://{b}/{root_dir}/%252e%252e/{other}"),
+        format!("file://{b}/{root_dir}//../{other}"),
+        format!("file://u@localhost{b}/{other}"),
+        format!("file://localhost:22{b}/{other}"),
+        format!("http://{b}/{other}"),
+        format!("file:{b}/{other}%00"),
+    ];
+    roots_list.push(vec![hostile[rng.below(hostile.len())].clone()]);
+    if rng.below(4) == 0 {
+        roots_list.push(Vec::new());
+    }
+    for roots in roots_list {
+        out.push(Scenario {
+            name: "generated-targeted".to_owned(),
+            note: None,
+            tree: scenario.tree.clone(),
+            roots,
+            cases: cases.clone(),
+        });
+    }
+    out
+}
+
+fn top_dirs(tree: &[Entry]) -> Vec<String> {
+    let mut dirs: Vec<String> = Vec::new();
+    for entry in tree {
+        let path = entry.path();
+        let top = match path.split_once('/') {
+            Some((top, _)) => top,
+            None if matches!(entry, Entry::Dir { .. }) => path,
+            None => continue,
+        };
+        if !dirs.iter().any(|d| d == top) {
+            dirs.push(top.to_owned());
+        }
+    }
+    dirs
+}
+
+fn probes(tree: &[Entry]) -> Vec<Case> {
+    let b = BASE_PLACEHOLDER;
+    let case = |path: String, op: Op| Case {
+        path,
+        op,
+        expect: None,
+    };
+    let mut cases = Vec::new();
+    let names: Vec<&str> = tree
+        .iter()
+        .filter_map(|e| e.path().rsplit('/').next())
+        .take(4)
+        .collect();
+    for entry in tree {
+        let p = entry.path();
+        if let Entry::Symlink { .. } = entry {
+            cases.push(case(format!("{b}/{p}"), Op::Read));
+            cases.push(case(format!("{b}/{p}"), Op::Write));
+            cases.push(case(format!("{b}/{p}/.."), Op::Read));
+            cases.push(case(format!("{b}/{p}/new.txt"), Op::Write));
+            for name in &names {
+                cases.push(case(format!("{b}/{p}/{name}"), Op::Read));
+                cases.push(case(format!("{b}/{p}/../{name}"), Op::Read));
+            }
+        }
+    }
+    for entry in tree {
+        let p = entry.path();
+        cases.push(case(format!("{b}/{p}"), Op::Read));
+        if matches!(entry, Entry::File { .. }) {
+            cases.push(case(format!("{b}/{p}"), Op::Write));
+        }
+        if matches!(entry, Entry::Dir { .. }) {
+            cases.push(case(format!("{b}/{p}/new.txt"), Op::Write));
+        }
+    }
+    cases
+}
