@@ -24,7 +24,7 @@ use std::path::PathBuf;
 use rustix::fs::{AtFlags, FileType, Mode, OFlags};
 use rustix::io::Errno;
 
-use crate::oracle::{is_within, parse_root_uri, show, MAX_LINKS};
+use crate::oracle::{is_within, parse_root_uri, show_in, MAX_LINKS};
 use crate::{Judgement, Materialized, Op, Truth};
 
 /// Why the kernel would not reach a target, so the truth is `either`.
@@ -68,9 +68,33 @@ pub enum KernelNoTarget {
     },
 }
 
+impl KernelNoTarget {
+    /// The reason as [`Display`](fmt::Display) says it, with paths within
+    /// `base` written as `{base}`.
+    pub fn describe(&self, base: &[u8]) -> String {
+        Described { reason: self, base }.to_string()
+    }
+}
+
 impl fmt::Display for KernelNoTarget {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
+        Described {
+            reason: self,
+            base: b"/",
+        }
+        .fmt(f)
+    }
+}
+
+struct Described<'a> {
+    reason: &'a KernelNoTarget,
+    base: &'a [u8],
+}
+
+impl fmt::Display for Described<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let show = |path: &[u8]| show_in(self.base, path);
+        match self.reason {
             KernelNoTarget::NulByte => f.write_str("the path holds a NUL byte"),
             KernelNoTarget::NotAbsolute => f.write_str("the path is not absolute"),
             KernelNoTarget::Errno { call, path, errno } => {
@@ -260,10 +284,14 @@ pub fn write_target(path: &[u8]) -> Result<Vec<u8>, KernelNoTarget> {
 /// A root's real location: parsed by the oracle's parser, then resolved by
 /// realpath(3). `Err` says why it grants nothing.
 pub fn resolve_root(uri: &str) -> Result<Vec<u8>, String> {
+    resolve_root_in(uri, b"/")
+}
+
+fn resolve_root_in(uri: &str, base: &[u8]) -> Result<Vec<u8>, String> {
     let path = parse_root_uri(uri).map_err(|e| format!("is invalid ({e})"))?;
     std::fs::canonicalize(OsStr::from_bytes(&path))
         .map(|p| p.into_os_string().into_vec())
-        .map_err(|e| format!("{} does not resolve ({e})", show(&path)))
+        .map_err(|e| format!("{} does not resolve ({e})", show_in(base, &path)))
 }
 
 /// Judges one query on the real file system, the way [`crate::oracle::judge`]
@@ -279,6 +307,13 @@ pub fn resolve_root(uri: &str) -> Result<Vec<u8>, String> {
 /// assert_eq!(kernel::judge(&[], b"/", Op::Write).truth, Truth::Either);
 /// ```
 pub fn judge(roots: &[String], path: &[u8], op: Op) -> Judgement {
+    judge_in(roots, path, op, b"/")
+}
+
+/// [`judge`], with paths within `base` written as `{base}` in the
+/// explanation.
+fn judge_in(roots: &[String], path: &[u8], op: Op, base: &[u8]) -> Judgement {
+    let show = |path: &[u8]| show_in(base, path);
     let mut notes = Vec::new();
     if roots.is_empty() {
         notes.push("no roots, so nothing is granted".to_owned());
@@ -286,7 +321,7 @@ pub fn judge(roots: &[String], path: &[u8], op: Op) -> Judgement {
     let resolved: Vec<Option<Vec<u8>>> = roots
         .iter()
         .enumerate()
-        .map(|(i, uri)| match resolve_root(uri) {
+        .map(|(i, uri)| match resolve_root_in(uri, base) {
             Ok(real) => {
                 notes.push(format!("root {i} -> {}", show(&real)));
                 Some(real)
@@ -306,7 +341,11 @@ pub fn judge(roots: &[String], path: &[u8], op: Op) -> Judgement {
             Truth::Either,
             None,
             None,
-            format!("{op} of {} cannot happen: {why}", show(path)),
+            format!(
+                "{op} of {} cannot happen: {}",
+                show(path),
+                why.describe(base)
+            ),
         ),
         Ok(target) => {
             let root = resolved
@@ -339,11 +378,13 @@ pub fn judge(roots: &[String], path: &[u8], op: Op) -> Judgement {
     }
 }
 
-/// Judges every case of a materialized scenario on the real file system.
+/// Judges every case of a materialized scenario on the real file system;
+/// explanations write the base as `{base}`.
 pub fn judge_materialized(materialized: &Materialized) -> Vec<Judgement> {
+    let base = materialized.base_text().as_bytes();
     materialized
         .cases()
         .iter()
-        .map(|case| judge(materialized.roots(), case.path.as_bytes(), case.op))
+        .map(|case| judge_in(materialized.roots(), case.path.as_bytes(), case.op, base))
         .collect()
 }

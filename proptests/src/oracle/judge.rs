@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::model_fs::{is_within, ModelFs, ModelFsError, Outside};
 use super::resolve::{realpath, resolve_read, resolve_write};
-use super::{parse_root_uri, show, show_in};
+use super::{parse_root_uri, show_in};
 use crate::{Judgement, Op, Scenario, Truth};
 
 /// Judges one query on the model.
@@ -45,12 +45,13 @@ pub fn judge(roots: &[String], path: &[u8], op: Op, fs: &ModelFs) -> Judgement {
         Op::Read => resolve_read(fs, path),
         Op::Write => resolve_write(fs, path),
     };
-    let mut explanation = resolution.steps;
+    let mut explanation = shorten(resolution.steps);
     let judgement = match resolution.outcome {
         Err(reason) => {
             explanation.push(format!(
-                "{op} of {} cannot happen: {reason}",
-                show_in(fs.base(), path)
+                "{op} of {} cannot happen: {}",
+                show_in(fs.base(), path),
+                reason.describe(fs.base())
             ));
             Judgement {
                 truth: Truth::Either,
@@ -87,6 +88,24 @@ pub fn judge(roots: &[String], path: &[u8], op: Op, fs: &ModelFs) -> Judgement {
     }
 }
 
+/// At most [`STEPS_SHOWN`] steps: the first and the last, with a count of
+/// those left out (a 40-link chain is one story, not 40).
+fn shorten(steps: Vec<String>) -> Vec<String> {
+    if steps.len() <= STEPS_SHOWN {
+        return steps;
+    }
+    let head = STEPS_SHOWN / 2;
+    let tail = STEPS_SHOWN - head - 1;
+    let left_out = steps.len() - head - tail;
+    let mut out: Vec<String> = steps[..head].to_vec();
+    out.push(format!("... {left_out} more steps ..."));
+    out.extend_from_slice(&steps[steps.len() - tail..]);
+    out
+}
+
+/// Steps shown in an explanation before the middle ones are left out.
+const STEPS_SHOWN: usize = 8;
+
 /// Parses and resolves every root; `None` for one that grants nothing.
 fn resolve_roots(roots: &[String], fs: &ModelFs, notes: &mut Vec<String>) -> Vec<Option<Vec<u8>>> {
     if roots.is_empty() {
@@ -106,7 +125,11 @@ fn resolve_roots(roots: &[String], fs: &ModelFs, notes: &mut Vec<String>) -> Vec
                     Some(real)
                 }
                 Err(e) => {
-                    notes.push(format!("root {i} {} does not resolve ({e})", show(&path)));
+                    notes.push(format!(
+                        "root {i} {} does not resolve ({})",
+                        show_in(fs.base(), &path),
+                        e.describe(fs.base())
+                    ));
                     None
                 }
             },
@@ -251,7 +274,9 @@ mod tests {
         );
         assert_eq!((j.truth, j.root), (Truth::Inside, Some(2)));
         assert!(
-            j.explanation.contains("root 0 /b/missing does not resolve"),
+            j.explanation.contains(
+                "root 0 {base}/missing does not resolve (ENOENT: {base}/missing does not exist)"
+            ),
             "{}",
             j.explanation
         );

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::model_fs::{join, parent_of, HostError, ModelFs, NodeKind};
-use super::show;
+use super::{show, show_in};
 
 /// Linux's limit on symlink expansions in one resolution (MAXSYMLINKS);
 /// the 41st link fails with ELOOP (semantics.md section 2).
@@ -69,9 +69,33 @@ pub enum NoTarget {
     },
 }
 
+impl NoTarget {
+    /// The reason as [`Display`](fmt::Display) says it, with paths within
+    /// `base` written as `{base}`.
+    pub fn describe(&self, base: &[u8]) -> String {
+        Described { reason: self, base }.to_string()
+    }
+}
+
 impl fmt::Display for NoTarget {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
+        Described {
+            reason: self,
+            base: b"/",
+        }
+        .fmt(f)
+    }
+}
+
+struct Described<'a> {
+    reason: &'a NoTarget,
+    base: &'a [u8],
+}
+
+impl fmt::Display for Described<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let show = |path: &[u8]| show_in(self.base, path);
+        match self.reason {
             NoTarget::NotAbsolute => f.write_str("the path is not absolute"),
             NoTarget::NulByte => f.write_str("the path holds a NUL byte"),
             NoTarget::PathTooLong { len } => write!(
