@@ -20,6 +20,9 @@ use crate::HarnessError;
 pub const MAX_LINE: usize = 1 << 20;
 /// How much of the checker's stderr is kept for reports (the last bytes).
 pub const STDERR_KEEP: usize = 16 * 1024;
+/// Extra time the first request after a (re)start gets: starting an
+/// interpreter on a busy machine is not a hang.
+pub const STARTUP_GRACE: Duration = Duration::from_secs(3);
 
 /// One query, as sent to a checker.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -118,6 +121,8 @@ enum LineEvent {
 }
 
 struct Running {
+    /// No request has been answered by this child yet.
+    fresh: bool,
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<LineEvent>,
@@ -227,6 +232,7 @@ impl ProcessChecker {
         let (tx, rx) = mpsc::channel();
         thread::spawn(move || read_lines(stdout, &tx));
         self.running = Some(Running {
+            fresh: true,
             child,
             stdin,
             lines: rx,
@@ -278,7 +284,13 @@ impl Checker for ProcessChecker {
                 "the checker {how} before reading the request"
             )));
         }
-        let event = running.lines.recv_timeout(self.timeout);
+        let timeout = if running.fresh {
+            self.timeout + STARTUP_GRACE
+        } else {
+            self.timeout
+        };
+        running.fresh = false;
+        let event = running.lines.recv_timeout(timeout);
         let reply = match event {
             Ok(LineEvent::Line(bytes)) => match parse_response(&bytes, request.id) {
                 Ok(answer) => return Ok(Reply::Answer(answer)),

@@ -1,0 +1,180 @@
+//! `rootguard vet` and `rootguard replay` as a user runs them: exit codes,
+//! scenario files, and a clean exit on SIGTERM.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+const ROOTGUARD: &str = env!("CARGO_BIN_EXE_rootguard");
+
+fn python() -> bool {
+    let ok = Command::new("python3")
+        .arg("-c")
+        .arg("pass")
+        .status()
+        .is_ok_and(|s| s.success());
+    if !ok {
+        eprintln!("skipped: python3 is not available for the fake checkers");
+    }
+    ok
+}
+
+/// A checker answering every request with `allowed`.
+fn constant_checker(dir: &Path, allowed: bool) -> String {
+    let script = dir.join(format!("always_{allowed}.py"));
+    let value = if allowed { "True" } else { "False" };
+    fs::write(
+        &script,
+        format!("import json, sys\nfor line in sys.stdin:\n    print(json.dumps({{'id': json.loads(line)['id'], 'allowed': {value}}}), flush=True)\n"),
+    )
+    .unwrap();
+    script.display().to_string()
+}
+
+fn rootguard_dirs(dir: &Path) -> Vec<String> {
+    fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("rootguard-"))
+        .collect()
+}
+
+#[test]
+fn exit_codes_and_replay_of_a_minimal_scenario() {
+    if !python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    fs::create_dir(&tmp).unwrap();
+    let deny = constant_checker(dir.path(), false);
+    let allow = constant_checker(dir.path(), true);
+    let vet = |checker: &str, extra: &[&str]| {
+        Command::new(ROOTGUARD)
+            .env("TMPDIR", &tmp)
+            .args(["vet", "--budget", "1", "--seed", "3"])
+            .args(extra)
+            .args(["--", "python3", checker])
+            .output()
+            .unwrap()
+    };
+    let out = vet(&deny, &[]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert_eq!(vet(&deny, &["--strict"]).status.code(), Some(1));
+    let found = dir.path().join("found");
+    let json = dir.path().join("report.json");
+    let sarif = dir.path().join("report.sarif");
+    let junit = dir.path().join("report.xml");
+    let out = vet(
+        &allow,
+        &[
+            "--fail-fast",
+            "--out",
+            found.to_str().unwrap(),
+            "--json",
+            json.to_str().unwrap(),
+            "--sarif",
+            sarif.to_str().unwrap(),
+            "--junit",
+            junit.to_str().unwrap(),
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("path-escape") && stdout.contains("seed 3"),
+        "{stdout}"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["failed"], true);
+    let sarif: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&sarif).unwrap()).unwrap();
+    assert_eq!(sarif["version"], "2.1.0");
+    assert!(!sarif["runs"][0]["results"].as_array().unwrap().is_empty());
+    assert!(fs::read_to_string(&junit).unwrap().contains("<failure"));
+    let minimal = fs::read_dir(&found)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let replay = |checker: &str| {
+        Command::new(ROOTGUARD)
+            .env("TMPDIR", &tmp)
+            .arg("replay")
+            .arg(&minimal)
+            .args(["--", "python3", checker])
+            .output()
+            .unwrap()
+    };
+    assert_eq!(replay(&allow).status.code(), Some(1));
+    assert_eq!(replay(&deny).status.code(), Some(0));
+    assert!(
+        rootguard_dirs(&tmp).is_empty(),
+        "{:?}",
+        rootguard_dirs(&tmp)
+    );
+}
+
+#[test]
+fn a_command_that_cannot_start_exits_2_and_says_so() {
+    let out = Command::new(ROOTGUARD)
+        .args(["vet", "--", "/nonexistent/no-such-checker"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("cannot start the checker") && stderr.contains("no-such-checker"),
+        "{stderr}"
+    );
+    let out = Command::new(ROOTGUARD)
+        .args(["vet", "--budget", "x", "--", "true"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn sigterm_mid_run_removes_every_temp_dir() {
+    if !python() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    fs::create_dir(&tmp).unwrap();
+    let deny = constant_checker(dir.path(), false);
+    let mut child = Command::new(ROOTGUARD)
+        .env("TMPDIR", &tmp)
+        .args(["vet", "--budget", "120", "--", "python3", &deny])
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the run is under way: a materialized tree exists.
+    let start = Instant::now();
+    while rootguard_dirs(&tmp).len() < 2 && start.elapsed() < Duration::from_secs(60) {
+        thread::sleep(Duration::from_millis(20));
+    }
+    assert!(rootguard_dirs(&tmp).len() >= 2, "the run never started");
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert!(
+        rootguard_dirs(&tmp).is_empty(),
+        "left behind: {:?}",
+        rootguard_dirs(&tmp)
+    );
+}
