@@ -39,8 +39,11 @@ fn mem_fs(scenario: &Scenario, base: &str) -> MemFs {
     fs
 }
 
+/// A verdict reduced to what both sides can say: (truth, target, root).
+type Said = (Truth, Option<PathBuf>, Option<usize>);
+
 /// (truth, target, root) as core says it.
-fn core_says(verdict: &Verdict) -> (Truth, Option<PathBuf>, Option<usize>) {
+fn core_says(verdict: &Verdict) -> Said {
     match verdict {
         Verdict::Inside { root, target } => (Truth::Inside, Some(target.clone()), Some(*root)),
         Verdict::Outside { target } => (Truth::Outside, Some(target.clone()), None),
@@ -48,7 +51,7 @@ fn core_says(verdict: &Verdict) -> (Truth, Option<PathBuf>, Option<usize>) {
     }
 }
 
-fn judged(j: &Judgement) -> (Truth, Option<PathBuf>, Option<usize>) {
+fn judged(j: &Judgement) -> Said {
     (j.truth, j.target.clone(), j.root)
 }
 
@@ -57,7 +60,7 @@ fn judged(j: &Judgement) -> (Truth, Option<PathBuf>, Option<usize>) {
 fn in_memory(
     scenario: &Scenario,
     base: &str,
-) -> Vec<((Truth, Option<PathBuf>, Option<usize>), Judgement)> {
+) -> Vec<(Said, Judgement)> {
     let s = scenario.substituted(base);
     let roots = Roots::with_fs(&s.roots, mem_fs(scenario, base));
     let model = ModelFs::new(&scenario.tree, Path::new(base), Outside::Absent)
