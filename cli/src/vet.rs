@@ -48,6 +48,9 @@ pub struct VetArgs {
     /// Extra scenario files or directories of them (repeatable).
     #[arg(long, value_name = "PATH")]
     corpus: Vec<PathBuf>,
+    /// Skip the bundled conformance corpus (random scenarios and --corpus only).
+    #[arg(long)]
+    no_bundled_corpus: bool,
     /// Stop after the first escape, once shrunk.
     #[arg(long)]
     fail_fast: bool,
@@ -158,6 +161,7 @@ pub fn run(args: VetArgs) -> ExitCode {
         fail_fast: args.fail_fast,
         strict: args.strict,
         corpus: extra,
+        bundled_corpus: !args.no_bundled_corpus,
         interrupted: Arc::clone(&interrupted),
         progress: Some(progress),
         ..Options::default()

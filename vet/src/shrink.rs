@@ -9,7 +9,7 @@ use crate::judge::{evaluate, Class, Ids, Judge, Outcome};
 use crate::HarnessError;
 
 /// The most attempts (each one a fresh tree and a query) one shrink makes.
-pub const MAX_ATTEMPTS: usize = 400;
+pub const MAX_ATTEMPTS: usize = 1000;
 
 /// A scenario with its single case, and the outcome that shows its class.
 #[derive(Debug, Clone)]
@@ -89,8 +89,9 @@ fn shows(
     scenario: &Scenario,
     class: Class,
 ) -> Result<Option<Outcome>, HarnessError> {
-    let Ok(materialized) = Materialized::new(scenario) else {
-        return Ok(None);
+    let materialized = match Materialized::new(scenario) {
+        Ok(m) => m,
+        Err(_) => return Ok(None),
     };
     let Ok(judge) = Judge::new(&materialized) else {
         return Ok(None);
@@ -111,7 +112,19 @@ fn shows(
 
 /// Simpler scenarios, most promising first.
 fn candidates(s: &Scenario) -> Vec<Scenario> {
-    let mut out = Vec::new();
+    let mut out = shortcuts(s);
+    // Halves, quarters, ... of the tree first, so big trees shrink in few attempts.
+    let mut chunk = s.tree.len() / 2;
+    while chunk >= 2 {
+        for start in (0..s.tree.len()).step_by(chunk) {
+            let mut tree = s.tree.clone();
+            tree.drain(start..(start + chunk).min(tree.len()));
+            if validate_tree(&tree).is_ok() {
+                out.push(Scenario { tree, ..s.clone() });
+            }
+        }
+        chunk /= 2;
+    }
     for i in 0..s.tree.len() {
         let mut tree = s.tree.clone();
         tree.remove(i);
@@ -136,6 +149,7 @@ fn candidates(s: &Scenario) -> Vec<Scenario> {
         roots.remove(i);
         out.push(Scenario { roots, ..s.clone() });
     }
+    out.extend(renamed(s));
     if let Some(case) = s.cases.first() {
         for path in simpler_paths(&case.path) {
             let mut t = s.clone();
@@ -156,6 +170,95 @@ fn candidates(s: &Scenario) -> Vec<Scenario> {
             };
             out.push(t);
         }
+    }
+    out
+}
+
+/// A link `a -> b` where `b` is itself a link: `a` pointed straight at
+/// `b`'s target and `b` dropped, so chains shrink one link at a time.
+fn shortcuts(s: &Scenario) -> Vec<Scenario> {
+    let mut out = Vec::new();
+    for (i, a) in s.tree.iter().enumerate() {
+        let Entry::Symlink {
+            path: a_path,
+            target: a_target,
+        } = a
+        else {
+            continue;
+        };
+        for (j, b) in s.tree.iter().enumerate() {
+            let Entry::Symlink {
+                path: b_path,
+                target: b_target,
+            } = b
+            else {
+                continue;
+            };
+            let b_name = b_path.rsplit('/').next().unwrap_or(b_path);
+            if i == j || a_target.rsplit('/').next() != Some(b_name) {
+                continue;
+            }
+            let mut tree = s.tree.clone();
+            tree[i] = Entry::Symlink {
+                path: a_path.clone(),
+                target: b_target.clone(),
+            };
+            tree.remove(j);
+            if validate_tree(&tree).is_ok() {
+                out.push(Scenario { tree, ..s.clone() });
+            }
+        }
+    }
+    out
+}
+
+/// Long or odd names replaced everywhere by a short plain one.
+fn renamed(s: &Scenario) -> Vec<Scenario> {
+    let mut names: Vec<&str> = s
+        .tree
+        .iter()
+        .flat_map(|e| e.path().split('/'))
+        .filter(|n| n.len() > 8 || !n.bytes().all(|b| b.is_ascii_alphanumeric()))
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let mut out = Vec::new();
+    let taken = |short: &str| {
+        s.tree
+            .iter()
+            .any(|e| e.path().split('/').any(|n| n == short))
+    };
+    let mut free = (0..).map(|k| format!("n{k}")).filter(|n| !taken(n));
+    for name in &names {
+        let Some(short) = free.next() else { break };
+        let swap = |text: &str| text.replace(name, &short);
+        let tree: Vec<Entry> = s
+            .tree
+            .iter()
+            .map(|e| match e {
+                Entry::Dir { path } => Entry::Dir { path: swap(path) },
+                Entry::File { path, content } => Entry::File {
+                    path: swap(path),
+                    content: content.clone(),
+                },
+                Entry::Symlink { path, target } => Entry::Symlink {
+                    path: swap(path),
+                    target: swap(target),
+                },
+            })
+            .collect();
+        if validate_tree(&tree).is_err() {
+            continue;
+        }
+        let mut t = Scenario {
+            tree,
+            roots: s.roots.iter().map(|r| swap(r)).collect(),
+            ..s.clone()
+        };
+        for case in &mut t.cases {
+            case.path = swap(&case.path);
+        }
+        out.push(t);
     }
     out
 }
