@@ -198,7 +198,7 @@ pub fn vet(checker: &mut dyn Checker, options: &Options) -> Result<Report, Harne
     sources.extend(options.corpus.iter().cloned());
     'corpus: for source in &sources {
         for scenario in &source.document.scenarios {
-            run.scenario(scenario, &source.origin)?;
+            run.scenarios(std::slice::from_ref(scenario), &source.origin)?;
             if run.stop {
                 break 'corpus;
             }
@@ -221,12 +221,7 @@ pub fn vet(checker: &mut dyn Checker, options: &Options) -> Result<Report, Harne
                 )))
             }
         };
-        for variant in expand(&scenario, &mut pick) {
-            run.scenario(&variant, "random")?;
-            if run.stop {
-                break;
-            }
-        }
+        run.scenarios(&expand(&scenario, &mut pick), "random")?;
     }
     run.report.elapsed = run.start.elapsed();
     run.report.interrupted = options.interrupted.load(Ordering::Relaxed);
@@ -243,8 +238,13 @@ impl Run<'_> {
         }
     }
 
-    fn scenario(&mut self, scenario: &Scenario, origin: &str) -> Result<(), HarnessError> {
+    /// Asks every case of `group`, scenarios sharing one tree, on one
+    /// materialization of that tree.
+    fn scenarios(&mut self, group: &[Scenario], origin: &str) -> Result<(), HarnessError> {
         self.check_stop();
+        let Some(scenario) = group.first() else {
+            return Ok(());
+        };
         if self.stop {
             return Ok(());
         }
@@ -268,46 +268,56 @@ impl Run<'_> {
                 return Ok(());
             }
         };
-        self.report.scenarios += 1;
         let mut found = Vec::new();
-        for (index, case) in materialized.cases().iter().enumerate() {
-            self.check_stop();
+        for (number, scenario) in group.iter().enumerate() {
             if self.stop {
                 break;
             }
-            let before = self.ids_used();
-            let outcome = evaluate(
-                self.checker,
-                &judge,
-                &mut self.ids,
-                materialized.roots(),
-                &case.path,
-                case.op,
-            )?;
-            self.report.queries += self.ids_used() - before;
-            if let Some(note) = outcome.truth.as_ref().and_then(|t| t.disagreement.clone()) {
-                self.note(note);
+            if number > 0 && scenario.tree != group[0].tree {
+                self.note("a scenario group with different trees (a harness defect)".to_owned());
+                continue;
             }
-            match outcome.class {
-                Some(Class::Hang | Class::Crash | Class::ProtocolError) => {
-                    self.failing_in_a_row += 1
+            self.report.scenarios += 1;
+            let substituted = scenario.substituted(materialized.base_text());
+            for (index, case) in substituted.cases.iter().enumerate() {
+                self.check_stop();
+                if self.stop {
+                    break;
                 }
-                _ => self.failing_in_a_row = 0,
-            }
-            if let Some(class) = outcome.class {
-                *self.report.counts.entry(class).or_insert(0) += 1;
-                found.push((index, class, outcome));
-            }
-            if self.failing_in_a_row >= GIVE_UP_AFTER {
-                self.note(format!(
+                let before = self.ids_used();
+                let outcome = evaluate(
+                    self.checker,
+                    &judge,
+                    &mut self.ids,
+                    &substituted.roots,
+                    &case.path,
+                    case.op,
+                )?;
+                self.report.queries += self.ids_used() - before;
+                if let Some(note) = outcome.truth.as_ref().and_then(|t| t.disagreement.clone()) {
+                    self.note(note);
+                }
+                match outcome.class {
+                    Some(Class::Hang | Class::Crash | Class::ProtocolError) => {
+                        self.failing_in_a_row += 1
+                    }
+                    _ => self.failing_in_a_row = 0,
+                }
+                if let Some(class) = outcome.class {
+                    *self.report.counts.entry(class).or_insert(0) += 1;
+                    found.push((number, index, class, outcome));
+                }
+                if self.failing_in_a_row >= GIVE_UP_AFTER {
+                    self.note(format!(
                     "the checker failed {GIVE_UP_AFTER} queries in a row (hang, crash or protocol error); giving up on it"
                 ));
-                self.stop = true;
+                    self.stop = true;
+                }
             }
         }
         drop(materialized);
-        for (index, class, outcome) in found {
-            self.record(scenario, origin, index, class, outcome)?;
+        for (number, index, class, outcome) in found {
+            self.record(&group[number], origin, index, class, outcome)?;
         }
         if let Some(progress) = &self.options.progress {
             progress(&Progress {
