@@ -7,12 +7,56 @@ use rootguard_proptests::Document;
 
 use crate::HarnessError;
 
-/// Scenario documents built into the binary: the project's hand-written
-/// hostile scenarios, run first on every checker.
-pub const BUNDLED: &[(&str, &str)] = &[(
-    "hostile.json",
-    include_str!("../../proptests/tests/scenarios/hostile.json"),
-)];
+/// Scenario documents built into the binary and run first on every
+/// checker: the conformance corpus (`corpus/scenarios/*.json`, listed here
+/// by hand; a test fails when the list is stale), then the judge's
+/// hand-written hostile scenarios.
+pub const BUNDLED: &[(&str, &str)] = &[
+    (
+        "corpus/scenarios/case-unicode.json",
+        include_str!("../../corpus/scenarios/case-unicode.json"),
+    ),
+    (
+        "corpus/scenarios/dangling-write.json",
+        include_str!("../../corpus/scenarios/dangling-write.json"),
+    ),
+    (
+        "corpus/scenarios/dotdot.json",
+        include_str!("../../corpus/scenarios/dotdot.json"),
+    ),
+    (
+        "corpus/scenarios/limits.json",
+        include_str!("../../corpus/scenarios/limits.json"),
+    ),
+    (
+        "corpus/scenarios/linked-parents.json",
+        include_str!("../../corpus/scenarios/linked-parents.json"),
+    ),
+    (
+        "corpus/scenarios/links.json",
+        include_str!("../../corpus/scenarios/links.json"),
+    ),
+    (
+        "corpus/scenarios/root-uris.json",
+        include_str!("../../corpus/scenarios/root-uris.json"),
+    ),
+    (
+        "corpus/scenarios/sibling-prefix.json",
+        include_str!("../../corpus/scenarios/sibling-prefix.json"),
+    ),
+    (
+        "corpus/scenarios/special-roots.json",
+        include_str!("../../corpus/scenarios/special-roots.json"),
+    ),
+    (
+        "corpus/scenarios/write-edge.json",
+        include_str!("../../corpus/scenarios/write-edge.json"),
+    ),
+    (
+        "proptests/tests/scenarios/hostile.json",
+        include_str!("../../proptests/tests/scenarios/hostile.json"),
+    ),
+];
 
 /// A scenario document and where it came from.
 #[derive(Debug, Clone)]
@@ -90,4 +134,38 @@ pub fn load_file(file: &Path) -> Result<Source, HarnessError> {
         origin: file.display().to_string(),
         document,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bundled_document_parses() {
+        let sources = bundled().unwrap();
+        assert_eq!(sources.len(), BUNDLED.len());
+    }
+
+    #[test]
+    fn the_bundled_list_names_every_corpus_file() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/scenarios");
+        let mut on_disk: Vec<String> = fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".json"))
+            .map(|n| format!("corpus/scenarios/{n}"))
+            .collect();
+        on_disk.sort();
+        let mut listed: Vec<String> = BUNDLED
+            .iter()
+            .map(|(name, _)| (*name).to_owned())
+            .filter(|n| n.starts_with("corpus/"))
+            .collect();
+        listed.sort();
+        assert_eq!(
+            listed, on_disk,
+            "update BUNDLED in vet/src/corpus.rs to list every corpus file"
+        );
+    }
 }
