@@ -146,6 +146,15 @@ fn a_command_that_cannot_start_exits_2_and_says_so() {
 
 #[test]
 fn sigterm_mid_run_removes_every_temp_dir() {
+    signal_mid_run_removes_every_temp_dir("-TERM");
+}
+
+#[test]
+fn sigint_mid_run_removes_every_temp_dir() {
+    signal_mid_run_removes_every_temp_dir("-INT");
+}
+
+fn signal_mid_run_removes_every_temp_dir(signal: &str) {
     if !python() {
         return;
     }
