@@ -12,6 +12,8 @@
 //! - [`compare_model_with_kernel`]: both judges on one scenario.
 //! - [`strategies`]: proptest strategies for hostile trees, paths, root
 //!   URIs and whole scenarios.
+//! - `fuzzing` (feature `arbitrary`): `Arbitrary` inputs and the checks
+//!   that the targets in `fuzz/` run.
 //!
 //! # Examples
 //!
@@ -52,6 +54,8 @@
 #![deny(missing_docs)]
 
 mod compare;
+#[cfg(feature = "arbitrary")]
+pub mod fuzzing;
 mod judgement;
 pub mod kernel;
 mod materialize;

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Writes the checked-in seed corpora under fuzz/corpus/<target>/ from
+hand-written inputs and the bundled scenario and URI files. Run it again
+after those files change: `python3 fuzz/make_seeds.py`.
+
+The structured targets (lexical, resolve_model, resolve_kernel) read a
+scenario document as it is when the input is one; other bytes decode as an
+`Arbitrary` spec (see proptests/src/fuzzing.rs)."""
+import hashlib
+import json
+import os
+import shutil
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+MAIN = os.path.dirname(HERE)
+CORPUS = os.path.join(HERE, "corpus")
+
+hostile = json.load(open(os.path.join(MAIN, "proptests/tests/scenarios/hostile.json")))
+by_name = {s["name"]: s for s in hostile["scenarios"]}
+vectors = json.load(open(os.path.join(MAIN, "corpus/root-uris.json")))["vectors"]
+
+
+def doc(*scenarios):
+    return json.dumps({"version": 1, "scenarios": list(scenarios)}, ensure_ascii=False, indent=1).encode()
+
+
+def write(target, data, name=None):
+    os.makedirs(os.path.join(CORPUS, target), exist_ok=True)
+    name = name or hashlib.sha1(data).hexdigest()[:16]
+    with open(os.path.join(CORPUS, target, name), "wb") as f:
+        f.write(data)
+
+
+for target in ["root_uri", "lexical", "resolve_model", "resolve_kernel", "scenario_json"]:
+    shutil.rmtree(os.path.join(CORPUS, target), ignore_errors=True)
+
+# root_uri: a dozen vectors, valid and invalid, one per rule.
+picked = [
+    "file:///", "FILE:/a", "file:////a", "File://LocalHost/a/%2e%2e/b%20c/", "file://srv/a",
+    "file://u@localhost/a", "file://localhost:80/a",
+]
+uris = [v["uri"] for v in vectors if v["uri"] in picked]
+uris += ["file:///a//../b", "file:///x/%2E%2e/y?q", "file:///a%2Fb%00", "file:///%ff%FE/x",
+         "file:///C:/../a\\..\\b"]
+for uri in uris:
+    write("root_uri", uri.encode())
+
+# The scenario targets: small hostile.json scenarios as they are, and
+# spec-shaped byte strings (any bytes decode to some spec).
+small = ["sibling-prefix", "dotdot-climb", "absolute-links", "relative-links", "chained-links",
+         "link-loops", "physical-dotdot", "dangling-link-write", "root-through-link",
+         "valid-root-forms", "encoded-dotdot-roots", "root-empty-segment-dotdot", "long-names",
+         "enotdir", "unicode-lookalikes", "non-utf8-percent-root", "nul-in-path"]
+for target in ["resolve_model", "resolve_kernel"]:
+    for name in small[:8]:
+        write(target, doc(by_name[name]), name + ".json")
+    for i, pattern in enumerate([b"\x01" * 40, b"\x07\x00\x03" * 30, bytes(range(64)), b"\xff\x10" * 50]):
+        write(target, pattern, f"spec-{i}")
+
+# lexical: the same documents' roots and case paths, hand-written ones, specs.
+for name in ["sibling-prefix", "dotdot-climb", "valid-root-forms", "encoded-dotdot-roots",
+             "root-empty-segment-dotdot", "unicode-lookalikes", "non-utf8-percent-root", "nul-in-path"]:
+    write("lexical", doc(by_name[name]), name + ".json")
+write("lexical", doc({
+    "name": "lexical-prefix", "tree": [],
+    "roots": ["file:///x/proj", "file://localhost/x/proj2/", "file:///x/a//../b", "file:///"],
+    "cases": [{"path": p, "op": "read"} for p in
+              ["/x/proj/a/../b", "/x/proj2/a", "/x/proj/../proj2", "/x/a/b", "/x/b", "/x/proj\u0000/a"]],
+}), "hand-prefix.json")
+for i, pattern in enumerate([b"\x02" * 32, b"\x00\x05\x01" * 20, bytes(range(48))]):
+    write("lexical", pattern, f"spec-{i}")
+
+# scenario_json: documents, and broken ones that must get clear errors.
+for name in ["sibling-prefix", "links-40-vs-41", "non-utf8-percent-root", "long-names"]:
+    write("scenario_json", doc(by_name[name]), name + ".json")
+for i, text in enumerate([
+    '{"version": 2, "scenarios": []}',
+    '{"version": 1, "scenarios": [{"name": "s", "tree": [{"dir": "a"}, {"file": "a/../b"}], "roots": [], "cases": []}]}',
+    '{"version": 1, "scenarios": [{"name": "s", "tree": [{"symlink": "l"}], "roots": [], "cases": []}]}',
+    '{"version": 1, "scenarios": [{"name": "s", "tree": [], "roots": [], "cases": [{"path": "rel", "op": "read"}]}]}',
+    '{"version": 1, "scenarios": [{"name": "s", "tree": [], "roots": [], "cases": []}, {"name": "s", "tree": [], "roots": [], "cases": []}]}',
+    '{"version": 1, "scenarios": [{"name": "s", "tree": [{"file": "f"}, {"dir": "f/g"}], "roots": ["file:///"], "cases": [{"path": "{base}/f", "op": "write", "expect": "maybe"}]}]}',
+    '{"version": 1, "scenarios": [], "extra": 1}',
+    '[1, 2',
+]):
+    write("scenario_json", text.encode(), f"hand-{i}.json")

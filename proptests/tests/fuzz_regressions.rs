@@ -1,0 +1,99 @@
+//! Every input the fuzz targets ever crashed on, kept under
+//! `fuzz/regressions/<target>/`, and the checked-in seeds under
+//! `fuzz/corpus/<target>/`, replayed through the same checks the targets
+//! run (`rootguard_proptests::fuzzing`), as regex does with its
+//! `fuzz/regressions/`.
+//!
+//! `fuzz/campaign.sh` adds a minimized crash here; a failing replay names
+//! the file, and `cargo fuzz fmt <target> <file>` prints it as a scenario.
+
+use std::fs;
+use std::panic;
+use std::path::{Path, PathBuf};
+
+use rootguard_proptests::fuzzing::{is_document_input, replay, TARGETS};
+
+fn fuzz_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz")
+}
+
+/// The files directly under `dir/<target>/`, sorted; none when it is absent.
+fn inputs(dir: &str, target: &str) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(fuzz_dir().join(dir).join(target)) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .map(|e| e.expect("a readable directory entry").path())
+        .filter(|p| {
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            p.is_file() && !name.starts_with('.') && name != "README.md"
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// Replays every input of `dir`, and names each one that fails.
+fn replay_all(dir: &str) -> usize {
+    let mut failed = Vec::new();
+    let mut count = 0;
+    for target in TARGETS {
+        for file in inputs(dir, target) {
+            let data = fs::read(&file).expect("a readable input");
+            count += 1;
+            if panic::catch_unwind(|| replay(target, &data)).is_err() {
+                failed.push(format!("{target}: {}", file.display()));
+            }
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "{} of {count} inputs fail their target's check (the panic is printed above):\n  {}",
+        failed.len(),
+        failed.join("\n  ")
+    );
+    count
+}
+
+#[test]
+fn every_kept_crash_passes() {
+    replay_all("regressions");
+}
+
+#[test]
+fn every_seed_passes() {
+    assert!(
+        replay_all("corpus") >= TARGETS.len(),
+        "the seed corpora are missing"
+    );
+}
+
+#[test]
+fn document_seeds_are_read_as_documents() {
+    for target in ["lexical", "resolve_model", "resolve_kernel"] {
+        for file in inputs("corpus", target) {
+            let data = fs::read(&file).expect("a readable seed");
+            if file.extension().is_some_and(|e| e == "json") {
+                assert!(
+                    is_document_input(&data),
+                    "{} is not a valid scenario document",
+                    file.display()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn every_target_has_seeds_and_a_dictionary() {
+    for target in TARGETS {
+        assert!(
+            !inputs("corpus", target).is_empty(),
+            "no seeds in fuzz/corpus/{target}/"
+        );
+        let dict = fuzz_dir().join("dicts").join(format!("{target}.dict"));
+        assert!(dict.is_file(), "no dictionary {}", dict.display());
+        let source = fuzz_dir().join("fuzz_targets").join(format!("{target}.rs"));
+        assert!(source.is_file(), "no target {}", source.display());
+    }
+}
