@@ -260,7 +260,18 @@ fn finish(
     if let Some(path) = junit {
         written.push(write_file(path, &report::junit(report, strict)));
     }
-    let minimal: Vec<_> = report.findings.iter().filter(|f| f.shrunk).collect();
+    // Named per class: vet-path-escape-1, vet-path-escape-2, vet-overblock-1, ...
+    let mut numbers = std::collections::BTreeMap::new();
+    let minimal: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| f.shrunk)
+        .map(|f| {
+            let n = numbers.entry(f.class).or_insert(0);
+            *n += 1;
+            (format!("vet-{}-{n}", f.class), f)
+        })
+        .collect();
     match out {
         Some(dir) => {
             if let Err(e) = fs::create_dir_all(dir) {
@@ -269,19 +280,17 @@ fn finish(
                     dir.display()
                 ))));
             }
-            for (i, f) in minimal.iter().enumerate() {
-                let name = format!("vet-{}-{}", f.class, i + 1);
-                let doc = report::scenario_document(f, &name);
+            for (name, f) in &minimal {
+                let doc = report::scenario_document(f, name);
                 let path = dir.join(format!("{name}.json"));
                 written.push(write_file(&path, &doc.to_json()));
                 say!("minimal scenario: {}", path.display());
             }
         }
         None => {
-            for (i, f) in minimal.iter().enumerate() {
-                let name = format!("vet-{}-{}", f.class, i + 1);
+            for (name, f) in &minimal {
                 say!("\nminimal scenario {name} (save it and run `rootguard replay FILE -- CMD`):");
-                say!("{}", report::scenario_document(f, &name).to_json());
+                say!("{}", report::scenario_document(f, name).to_json());
             }
         }
     }

@@ -175,7 +175,7 @@ fn signal_mid_run_removes_every_temp_dir(signal: &str) {
     }
     assert!(rootguard_dirs(&tmp).len() >= 2, "the run never started");
     let killed = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
+        .args([signal, &child.id().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());

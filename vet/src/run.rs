@@ -350,7 +350,10 @@ impl Run<'_> {
         outcome: Outcome,
     ) -> Result<(), HarnessError> {
         let first_of_class = self.report.first(class).is_none();
-        let shrink_it = class.is_escape() && self.shrunk < self.options.max_shrunk && !self.stop;
+        // Every escape up to the bound, and the first overblock, so the report shows each minimal.
+        let shrink_it = !self.stop
+            && ((class.is_escape() && self.shrunk < self.options.max_shrunk)
+                || (class == Class::Overblock && first_of_class));
         if !first_of_class && !shrink_it {
             return Ok(());
         }
@@ -387,7 +390,7 @@ impl Run<'_> {
                     self.checker.stderr_tail(),
                 );
             }
-            if self.options.fail_fast {
+            if self.options.fail_fast && class.is_escape() {
                 self.stop = true;
             }
         }
