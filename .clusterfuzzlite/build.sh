@@ -1,0 +1,30 @@
+#!/bin/bash -eu
+# ClusterFuzzLite / OSS-Fuzz build: every target of fuzz/ built with
+# cargo-fuzz and copied to $OUT with its seed corpus
+# (<target>_seed_corpus.zip) and dictionary (<target>.dict), which the
+# runner picks up by name. Tested without Docker by fuzz/test-build-sh.sh.
+cd "$SRC/rootguard"
+
+# The base image runs nightly; elsewhere stable needs RUSTC_BOOTSTRAP for
+# the -Z flags cargo-fuzz passes.
+if ! rustc --version | grep -q nightly; then
+    export RUSTC_BOOTSTRAP=1
+fi
+# cargo-fuzz's own sanitizer flag follows the build's; coverage and
+# undefined builds get their instrumentation from RUSTFLAGS alone.
+case "${SANITIZER:-address}" in
+    address | memory | thread) sanitizer=$SANITIZER ;;
+    *) sanitizer=none ;;
+esac
+
+cargo fuzz build -O --debug-assertions -s "$sanitizer"
+
+target_dir=${CARGO_TARGET_DIR:-fuzz/target}
+release=$target_dir/x86_64-unknown-linux-gnu/release
+for source in fuzz/fuzz_targets/*.rs; do
+    target=$(basename "$source" .rs)
+    cp "$release/$target" "$OUT/"
+    rm -f "$OUT/${target}_seed_corpus.zip"
+    zip -jq "$OUT/${target}_seed_corpus.zip" "fuzz/corpus/$target"/*
+    cp "fuzz/dicts/$target.dict" "$OUT/$target.dict"
+done

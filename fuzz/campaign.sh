@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# A fuzzing campaign: every target (or those named) for a time budget with
+# libFuzzer's -fork, then the corpus merged and minimized (cargo fuzz cmin),
+# then every crash minimized (cargo fuzz tmin) and kept as a regression
+# input under fuzz/regressions/<target>/, which `cargo test` replays.
+#
+#   fuzz/campaign.sh [-t SECONDS] [-j JOBS] [-s SANITIZER] [TARGET...]
+#
+#   -t  seconds per target (default 600)
+#   -j  libFuzzer -fork jobs per target (default: the number of cores)
+#   -s  sanitizer: none (default; safe Rust, ~6x faster) or address
+#
+# Toolchain: FUZZ_TOOLCHAIN=nightly uses `cargo +nightly fuzz`; the default
+# is the active (stable) toolchain with RUSTC_BOOTSTRAP=1, which lets stable
+# accept the -Z flags cargo-fuzz passes. The working corpus is
+# fuzz/corpus-work/<target>/ (seeded from the checked-in fuzz/corpus/, not
+# committed); crashes land in fuzz/artifacts/<target>/.
+#
+# Exits 1 when any target crashed (its minimized inputs are then in
+# fuzz/regressions/), 2 on a usage or build error.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+ALL_TARGETS=(root_uri lexical resolve_model resolve_kernel scenario_json)
+seconds=600
+jobs=$(nproc)
+sanitizer=none
+while getopts "t:j:s:h" opt; do
+    case $opt in
+        t) seconds=$OPTARG ;;
+        j) jobs=$OPTARG ;;
+        s) sanitizer=$OPTARG ;;
+        *) sed -n '2,20p' "$0"; exit 2 ;;
+    esac
+done
+shift $((OPTIND - 1))
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=("${ALL_TARGETS[@]}")
+
+if ! cargo fuzz --version >/dev/null 2>&1; then
+    echo "cargo-fuzz is not installed: cargo install cargo-fuzz" >&2
+    exit 2
+fi
+if [ "${FUZZ_TOOLCHAIN:-stable}" = nightly ]; then
+    fuzz=(cargo +nightly fuzz)
+else
+    export RUSTC_BOOTSTRAP=1
+    fuzz=(cargo fuzz)
+fi
+flags=(-s "$sanitizer")
+
+echo "== building ${targets[*]} (sanitizer $sanitizer)"
+for t in "${targets[@]}"; do
+    "${fuzz[@]}" build "${flags[@]}" "$t" || exit 2
+done
+
+crashed=()
+for t in "${targets[@]}"; do
+    work=corpus-work/$t
+    artifacts=artifacts/$t
+    mkdir -p "$work" "$artifacts" "regressions/$t"
+    cp -n "corpus/$t"/* "$work"/ 2>/dev/null || true
+    before=$(find "$artifacts" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'oom-*' -o -name 'timeout-*' \) | sort)
+
+    echo "== $t: ${seconds}s, -fork=$jobs"
+    # -ignore_crashes: a crash ends one fork job, not the campaign.
+    "${fuzz[@]}" run "${flags[@]}" "$t" "$work" -- \
+        -fork="$jobs" -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 \
+        -max_total_time="$seconds" -dict="dicts/$t.dict" \
+        -artifact_prefix="$artifacts/" -print_final_stats=1 \
+        2>&1 | tee "$artifacts/campaign.log" | grep -E '^#[0-9]+: cov|DONE|INFO: fuzzed|crash|panicked' || true
+
+    echo "== $t: cmin ($(find "$work" -type f | wc -l) inputs)"
+    "${fuzz[@]}" cmin "${flags[@]}" "$t" "$work" >"$artifacts/cmin.log" 2>&1 \
+        || echo "cmin failed; see $artifacts/cmin.log"
+    echo "   now $(find "$work" -type f | wc -l) inputs"
+
+    after=$(find "$artifacts" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'oom-*' -o -name 'timeout-*' \) | sort)
+    new=$(comm -13 <(echo "$before") <(echo "$after") | sed '/^$/d')
+    for input in $new; do
+        name=$(basename "$input")
+        kept=regressions/$t/$name
+        case $name in
+            crash-*)
+                echo "== $t: tmin $name"
+                "${fuzz[@]}" tmin "${flags[@]}" "$t" "$input" -- -runs=20000 >"$artifacts/tmin-$name.log" 2>&1 || true
+                minimized=$(ls -t "$artifacts"/minimized-from-* 2>/dev/null | head -1 || true)
+                if [ -n "$minimized" ]; then mv "$minimized" "$kept"; else cp "$input" "$kept"; fi
+                ;;
+            *) cp "$input" "$kept" ;;
+        esac
+        echo "   kept $kept; as a reproducer: cargo fuzz fmt $t $kept"
+        crashed+=("$t")
+    done
+done
+
+if [ ${#crashed[@]} -gt 0 ]; then
+    echo "CRASHES in: $(printf '%s\n' "${crashed[@]}" | sort -u | tr '\n' ' ')"
+    echo "Each is kept under fuzz/regressions/ and fails \`cargo test -p rootguard-proptests --test fuzz_regressions\` until fixed."
+    exit 1
+fi
+echo "no crash in ${targets[*]}"

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The CI smoke campaign: every fuzz target for a few seconds (default 15,
+# at most 30) from the checked-in seeds, so that a target that no longer
+# builds, or a crash any quick mutation finds, fails CI.
+#
+#   fuzz/smoke.sh [SECONDS]
+#
+# Needs cargo-fuzz; installs it (`cargo install cargo-fuzz --locked`) when
+# it is missing and crates.io answers, and otherwise says plainly that it
+# skips and exits 0. Runs on stable with RUSTC_BOOTSTRAP=1 (or on nightly
+# with FUZZ_TOOLCHAIN=nightly). Exits 1 on a crash, after printing the
+# input as a reproducer. The regression inputs are not replayed here:
+# `cargo test` does that (proptests/tests/fuzz_regressions.rs).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+TARGETS=(root_uri lexical resolve_model resolve_kernel scenario_json)
+seconds=${1:-15}
+if [ "$seconds" -gt 30 ]; then seconds=30; fi
+
+if ! cargo fuzz --version >/dev/null 2>&1; then
+    echo "== fuzz smoke: cargo-fuzz is missing; installing it from crates.io"
+    if ! cargo install cargo-fuzz --locked >/tmp/rootguard-cargo-fuzz-install.log 2>&1; then
+        echo "== fuzz smoke: SKIPPED: cargo-fuzz is not installed and could not be installed (see /tmp/rootguard-cargo-fuzz-install.log)"
+        exit 0
+    fi
+fi
+if [ "${FUZZ_TOOLCHAIN:-stable}" = nightly ]; then
+    fuzz=(cargo +nightly fuzz)
+else
+    export RUSTC_BOOTSTRAP=1
+    fuzz=(cargo fuzz)
+fi
+
+echo "== fuzz smoke: building ${#TARGETS[@]} targets ($(cargo fuzz --version))"
+"${fuzz[@]}" build -s none
+
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+passed=0
+failed=0
+for t in "${TARGETS[@]}"; do
+    mkdir -p "$scratch/$t/corpus" "$scratch/$t/artifacts"
+    # New inputs go to the scratch corpus; the seeds are only read.
+    if "${fuzz[@]}" run -s none "$t" "$scratch/$t/corpus" "corpus/$t" -- \
+        -max_total_time="$seconds" -dict="dicts/$t.dict" \
+        -artifact_prefix="$scratch/$t/artifacts/" >"$scratch/$t/log" 2>&1; then
+        echo "== fuzz smoke: $t ok ($(grep -Eo 'exec/s: [0-9]+' "$scratch/$t/log" | tail -1))"
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "== fuzz smoke: $t CRASHED"
+        grep -E -A20 'panicked|ERROR: libFuzzer' "$scratch/$t/log" | head -60 || tail -40 "$scratch/$t/log"
+        for input in "$scratch/$t/artifacts"/*; do
+            [ -f "$input" ] || continue
+            mkdir -p "artifacts/$t"
+            cp "$input" "artifacts/$t/"
+            echo "-- input kept as fuzz/artifacts/$t/$(basename "$input"); as a reproducer:"
+            "${fuzz[@]}" fmt -s none "$t" "$input" 2>/dev/null | tail -60 || true
+            echo "-- minimize it and keep it as a regression: fuzz/campaign.sh runs tmin, or"
+            echo "   cargo fuzz tmin -s none $t fuzz/artifacts/$t/$(basename "$input") and copy the result to fuzz/regressions/$t/"
+        done
+    fi
+done
+echo "fuzz smoke: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
