@@ -28,9 +28,14 @@ fn have(tool: &str) -> bool {
 fn rust_bins() -> Option<PathBuf> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let manifest = examples().join("rust/Cargo.toml");
+    // The checkers' own target dir, whatever CARGO_TARGET_DIR this test runs under.
+    let target = examples().join("rust/target");
     let status = Command::new(cargo)
         .args(["build", "--quiet", "--release", "--manifest-path"])
         .arg(&manifest)
+        .arg("--target-dir")
+        .arg(&target)
+        .env_remove("CARGO_TARGET_DIR")
         .status();
     if !status.is_ok_and(|s| s.success()) {
         eprintln!(
@@ -39,7 +44,7 @@ fn rust_bins() -> Option<PathBuf> {
         );
         return None;
     }
-    Some(examples().join("rust/target/release"))
+    Some(target.join("release"))
 }
 
 fn command(parts: &[&str]) -> Vec<OsString> {
