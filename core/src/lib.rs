@@ -43,6 +43,7 @@ mod op;
 mod open;
 mod resolve;
 mod roots;
+mod roots_list;
 mod uri;
 
 pub use crate::fs::{FileKind, Fs, RealFs};
@@ -55,4 +56,5 @@ pub use crate::resolve::{
     NAME_MAX, PATH_MAX,
 };
 pub use crate::roots::{LexicalRoots, RejectedRoot, Root, RootError, Roots, Verdict};
+pub use crate::roots_list::{parse_roots_list, ListedRoot, RootsListError};
 pub use crate::uri::{RootUri, UriError};
