@@ -123,10 +123,12 @@ impl Judge {
 
 /// The roots a well-behaved client would send for the same locations: each
 /// valid root re-spelled `file://` plus its normalized path, escaping only
-/// what must be escaped; invalid roots dropped.
+/// what must be escaped; invalid roots dropped, and roots that do not
+/// resolve on the file system now (they grant nothing either).
 pub fn clean_roots(roots: &[String]) -> Vec<String> {
     roots
         .iter()
+        .filter(|uri| kernel::resolve_root(uri).is_ok())
         .filter_map(|uri| parse_root_uri(uri).ok())
         .map(|path| format!("file://{}", escape_uri_path(&path)))
         .collect()
@@ -286,10 +288,11 @@ mod tests {
     #[test]
     fn clean_roots_respell_and_drop() {
         let roots = [
-            "FILE://LocalHost/a/%2e%2e/b%20c/".to_owned(),
-            "file://srv/x".to_owned(),
-            "file:/t".to_owned(),
+            "FILE://LocalHost/tmp/%2e%2e/tmp/".to_owned(),
+            "file://srv/tmp".to_owned(),
+            "file:/".to_owned(),
+            "file:///rootguard-surely-missing".to_owned(),
         ];
-        assert_eq!(clean_roots(&roots), ["file:///b%20c", "file:///t"]);
+        assert_eq!(clean_roots(&roots), ["file:///tmp", "file:///"]);
     }
 }

@@ -67,16 +67,45 @@ pub fn expand(scenario: &Scenario, rng: &mut Pick) -> Vec<Scenario> {
     if rng.below(4) == 0 {
         roots_list.push(Vec::new());
     }
-    for roots in roots_list {
+    for (number, roots) in roots_list.into_iter().enumerate() {
+        let mut cases = cases.clone();
+        if number == 0 {
+            cases.extend(siblings_of_root(root_dir));
+        }
         out.push(Scenario {
             name: "generated-targeted".to_owned(),
             note: None,
             tree: scenario.tree.clone(),
             roots,
-            cases: cases.clone(),
+            cases,
         });
     }
     out
+}
+
+/// New files beside the root whose names start like it or differ only in
+/// case: a text-prefix or case-folding comparison lets them through.
+fn siblings_of_root(root_dir: &str) -> Vec<Case> {
+    let b = BASE_PLACEHOLDER;
+    let mut upper = root_dir.to_uppercase();
+    if upper == root_dir {
+        upper = root_dir.to_lowercase();
+    }
+    let mut names: Vec<String> = ["2", "-x", ".bak", "_", " "]
+        .iter()
+        .map(|s| format!("{root_dir}{s}"))
+        .collect();
+    if upper != root_dir {
+        names.push(upper);
+    }
+    names
+        .into_iter()
+        .map(|name| Case {
+            path: format!("{b}/{name}"),
+            op: Op::Write,
+            expect: None,
+        })
+        .collect()
 }
 
 fn top_dirs(tree: &[Entry]) -> Vec<String> {
