@@ -57,10 +57,7 @@ fn judged(j: &Judgement) -> Said {
 
 /// Core on the in-memory Fs and the model (nothing outside the base) for
 /// every case of `scenario` beneath `base`.
-fn in_memory(
-    scenario: &Scenario,
-    base: &str,
-) -> Vec<(Said, Judgement)> {
+fn in_memory(scenario: &Scenario, base: &str) -> Vec<(Said, Judgement)> {
     let s = scenario.substituted(base);
     let roots = Roots::with_fs(&s.roots, mem_fs(scenario, base));
     let model = ModelFs::new(&scenario.tree, Path::new(base), Outside::Absent)
