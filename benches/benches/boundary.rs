@@ -38,7 +38,9 @@ fn uri_parse(c: &mut Criterion) {
     ];
     let mut ours = Cycle::new(uris.clone());
     group.bench_function("rootguard", |b| {
-        b.iter(|| rootguard::RootUri::parse(black_box(ours.next())).map(|u| u.path().as_os_str().len()))
+        b.iter(|| {
+            rootguard::RootUri::parse(black_box(ours.next())).map(|u| u.path().as_os_str().len())
+        })
     });
     let mut theirs = Cycle::new(uris);
     group.bench_function("url_to_file_path", |b| {
@@ -80,7 +82,9 @@ fn check_lexical(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("naive_prefix", n), &n, |b, _| {
             b.iter(|| {
                 let path = black_box(cycle.next());
-                roots.iter().position(|root| path.starts_with(root.as_str()))
+                roots
+                    .iter()
+                    .position(|root| path.starts_with(root.as_str()))
             })
         });
         let root_paths: Vec<PathBuf> = roots.iter().map(PathBuf::from).collect();
@@ -132,16 +136,24 @@ fn check_resolved(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("rootguard", depth), &file, |b, file| {
             b.iter(|| roots.check(black_box(file), Op::Read).is_inside())
         });
-        group.bench_with_input(BenchmarkId::new("std_canonicalize", depth), &file, |b, file| {
-            b.iter(|| {
-                std::fs::canonicalize(black_box(file))
-                    .map(|p| p.starts_with(&root))
-                    .unwrap_or(false)
-            })
-        });
-        group.bench_with_input(BenchmarkId::new("canonicalize_only", depth), &file, |b, file| {
-            b.iter(|| std::fs::canonicalize(black_box(file)).map(|p| p.as_os_str().len()))
-        });
+        group.bench_with_input(
+            BenchmarkId::new("std_canonicalize", depth),
+            &file,
+            |b, file| {
+                b.iter(|| {
+                    std::fs::canonicalize(black_box(file))
+                        .map(|p| p.starts_with(&root))
+                        .unwrap_or(false)
+                })
+            },
+        );
+        group.bench_with_input(
+            BenchmarkId::new("canonicalize_only", depth),
+            &file,
+            |b, file| {
+                b.iter(|| std::fs::canonicalize(black_box(file)).map(|p| p.as_os_str().len()))
+            },
+        );
     }
     group.finish();
 }
@@ -156,17 +168,21 @@ fn write_target(c: &mut Criterion) {
         group.bench_with_input(BenchmarkId::new("rootguard", depth), &new, |b, new| {
             b.iter(|| roots.check(black_box(new), Op::Write).is_inside())
         });
-        group.bench_with_input(BenchmarkId::new("std_canonicalize_parent", depth), &new, |b, new| {
-            b.iter(|| {
-                let new: &Path = black_box(new);
-                match (new.parent(), new.file_name()) {
-                    (Some(parent), Some(name)) => std::fs::canonicalize(parent)
-                        .map(|p| p.join(name).starts_with(&root))
-                        .unwrap_or(false),
-                    _ => false,
-                }
-            })
-        });
+        group.bench_with_input(
+            BenchmarkId::new("std_canonicalize_parent", depth),
+            &new,
+            |b, new| {
+                b.iter(|| {
+                    let new: &Path = black_box(new);
+                    match (new.parent(), new.file_name()) {
+                        (Some(parent), Some(name)) => std::fs::canonicalize(parent)
+                            .map(|p| p.join(name).starts_with(&root))
+                            .unwrap_or(false),
+                        _ => false,
+                    }
+                })
+            },
+        );
     }
     group.finish();
 }
