@@ -2,6 +2,7 @@
 
 mod check;
 mod demo;
+mod mcp;
 mod oracle;
 mod vet;
 
@@ -57,6 +58,12 @@ enum Command {
     ///
     /// Exit status as for vet.
     Replay(vet::ReplayArgs),
+    /// Vet a live MCP server over stdio: speak roots, attack its file tools,
+    /// observe escapes on disk.
+    ///
+    /// Exit status: 0 nothing found, 1 an escape, hang, crash or protocol
+    /// error (or a root not honoured with --strict), 2 usage or harness error.
+    Mcp(mcp::McpArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -81,6 +88,7 @@ fn main() -> ExitCode {
         Command::Demo => demo::run(),
         Command::Vet(args) => vet::run(args),
         Command::Replay(args) => vet::replay(args),
+        Command::Mcp(args) => mcp::run_mcp(args),
         Command::Oracle { verify, file } => oracle::run(&file, verify),
     }
 }

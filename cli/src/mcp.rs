@@ -1,0 +1,131 @@
+//! `rootguard mcp`: vet a live MCP server over stdio, roots and all.
+
+use std::ffi::OsString;
+use std::fs;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{Args, ValueEnum};
+use rootguard_mcp::{report, run, HarnessError, Mode, Options, Sandbox};
+
+/// Options of `rootguard mcp`.
+#[derive(Args)]
+pub struct McpArgs {
+    /// Milliseconds to wait for each response before calling it a hang.
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    timeout_ms: u64,
+    /// Which session modes to run: with the roots capability, without it, or both.
+    #[arg(long, value_enum, default_value_t = SessionArg::Both)]
+    session: SessionArg,
+    /// The sandbox: bubblewrap where it works (auto), or none.
+    #[arg(long, value_enum, default_value_t = SandboxArg::Auto)]
+    sandbox: SandboxArg,
+    /// Run write attacks even without a sandbox (they stay inside the temp base).
+    #[arg(long)]
+    allow_unsandboxed_writes: bool,
+    /// Only attacks whose name contains TEXT.
+    #[arg(long, value_name = "TEXT")]
+    only: Option<String>,
+    /// Skip the attacks (baseline and roots-that-change only).
+    #[arg(long)]
+    no_attacks: bool,
+    /// Skip the roots-that-change check.
+    #[arg(long)]
+    no_roots_change: bool,
+    /// Keep escapes as found, unshrunk.
+    #[arg(long)]
+    no_shrink: bool,
+    /// Write the report as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Write the report as SARIF 2.1.0 to FILE.
+    #[arg(long, value_name = "FILE")]
+    sarif: Option<PathBuf>,
+    /// Write the report as JUnit XML to FILE.
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Write each finding as a scenario file and its JSON-RPC exchange into DIR.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// A root not honoured fails the run too.
+    #[arg(long)]
+    strict: bool,
+    /// The server command; an argument `{roots}` becomes the root directories.
+    #[arg(last = true, required = true, value_name = "CMD")]
+    command: Vec<OsString>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SessionArg {
+    Both,
+    Roots,
+    NoRoots,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum SandboxArg {
+    Auto,
+    None,
+}
+
+/// Runs `rootguard mcp`; exit 0 nothing found, 1 a finding that fails, 2 usage or harness error.
+pub fn run_mcp(args: McpArgs) -> ExitCode {
+    match vet_server(&args) {
+        Ok(failed) => ExitCode::from(u8::from(failed)),
+        Err(e) => {
+            eprintln!("rootguard mcp: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn vet_server(args: &McpArgs) -> Result<bool, HarnessError> {
+    let command = args
+        .command
+        .iter()
+        .map(|a| {
+            a.to_str()
+                .map(str::to_owned)
+                .ok_or_else(|| HarnessError::Usage(format!("{a:?} is not UTF-8")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut options = Options::new(command);
+    options.timeout = Duration::from_millis(args.timeout_ms);
+    options.modes = match args.session {
+        SessionArg::Both => vec![Mode::Roots, Mode::NoRoots],
+        SessionArg::Roots => vec![Mode::Roots],
+        SessionArg::NoRoots => vec![Mode::NoRoots],
+    };
+    options.sandbox = match args.sandbox {
+        SandboxArg::Auto => None,
+        SandboxArg::None => Some(Sandbox::None),
+    };
+    options.allow_unsandboxed_writes = args.allow_unsandboxed_writes;
+    options.filter = args.only.clone();
+    options.attacks = !args.no_attacks;
+    options.stale_roots = !args.no_roots_change;
+    options.shrink = !args.no_shrink;
+    let report = run(&options)?;
+    print!("{}", report::text(&report, args.strict));
+    let write = |path: &PathBuf, text: String| {
+        fs::write(path, text)
+            .map_err(|e| HarnessError::Io(format!("cannot write {}: {e}", path.display())))
+    };
+    if let Some(path) = &args.json {
+        write(path, report::json(&report, args.strict))?;
+    }
+    if let Some(path) = &args.sarif {
+        write(path, report::sarif(&report, args.strict))?;
+    }
+    if let Some(path) = &args.junit {
+        write(path, report::junit(&report, args.strict))?;
+    }
+    if let Some(dir) = &args.out {
+        let written = report::write_findings(&report, dir)?;
+        if !written.is_empty() {
+            println!("{} files written to {}", written.len(), dir.display());
+        }
+    }
+    Ok(report.failed(args.strict))
+}

@@ -1,0 +1,46 @@
+//! `rootguard mcp`: vet a live MCP server end to end.
+//!
+//! rootguard becomes the server's client over stdio, declares the `roots`
+//! capability (or, in a second session mode, does not), answers the
+//! server's `roots/list` requests with a scenario's roots, discovers its
+//! file tools from `tools/list`, and calls them with hostile paths on small
+//! trees where "outside" is a sibling directory in the same temp base
+//! holding canary files. An escape is *observed*: a canary token in a
+//! result, or a file created, changed or removed outside the roots on disk.
+//! Each escape is shrunk (tree entries removed while it stays) and kept as
+//! a scenario plus the exact JSON-RPC exchange. Mid-session root changes
+//! (`notifications/roots/list_changed`) catch servers that cache roots.
+//!
+//! The transport is raw newline-delimited JSON-RPC 2.0 over the child's
+//! pipes ([`client`]), not the `rmcp` SDK: the harness must answer
+//! server-to-client `roots/list` with roots it changes mid-session, refuse
+//! it with -32601 in a session without the capability, record the exact
+//! bytes of every message, and kill a server that misses a per-call
+//! deadline; a blocking pipe and a reader thread do all of that without an
+//! async runtime. Revision 2026-07-28's `input_required` results are not
+//! spoken yet.
+//!
+//! # Examples
+//!
+//! ```no_run
+//! use rootguard_mcp::{run, Options};
+//!
+//! let options = Options::new(vec!["python3".into(), "server.py".into(), "{roots}".into()]);
+//! let report = run(&options)?;
+//! print!("{}", rootguard_mcp::report::text(&report, false));
+//! # Ok::<(), rootguard_mcp::HarnessError>(())
+//! ```
+#![deny(missing_docs)]
+
+pub mod attacks;
+pub mod client;
+mod error;
+pub mod observe;
+pub mod report;
+pub mod run;
+pub mod sandbox;
+pub mod tools;
+
+pub use error::HarnessError;
+pub use run::{run, Finding, Kind, Mode, Options, Outcome, Report};
+pub use sandbox::Sandbox;

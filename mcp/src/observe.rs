@@ -1,0 +1,84 @@
+//! What a tool call did, seen on disk: a snapshot of everything in the base
+//! outside the roots, taken before and after each call, never following a link.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+/// One entry as `lstat` and a read see it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seen {
+    /// A directory.
+    Dir,
+    /// A file and its bytes (the first 64 KiB).
+    File(Vec<u8>),
+    /// A link and its target.
+    Link(PathBuf),
+    /// Anything else.
+    Other,
+}
+
+/// Everything beneath the base but outside `skip` (the roots and the server's home), by relative path.
+pub type Snapshot = BTreeMap<PathBuf, Seen>;
+
+/// Walks `base` without following links, skipping the directories in `skip`.
+pub fn snapshot(base: &Path, skip: &[PathBuf]) -> Snapshot {
+    let mut out = Snapshot::new();
+    walk(base, base, skip, &mut out);
+    out
+}
+
+fn walk(base: &Path, dir: &Path, skip: &[PathBuf], out: &mut Snapshot) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if skip.iter().any(|s| s == &path) {
+            continue;
+        }
+        let rel = path.strip_prefix(base).unwrap_or(&path).to_path_buf();
+        let Ok(meta) = fs::symlink_metadata(&path) else {
+            continue;
+        };
+        let kind = meta.file_type();
+        if kind.is_symlink() {
+            out.insert(rel, Seen::Link(fs::read_link(&path).unwrap_or_default()));
+        } else if kind.is_dir() {
+            out.insert(rel, Seen::Dir);
+            walk(base, &path, skip, out);
+        } else if kind.is_file() {
+            let mut bytes = fs::read(&path).unwrap_or_default();
+            bytes.truncate(64 * 1024);
+            out.insert(rel, Seen::File(bytes));
+        } else {
+            out.insert(rel, Seen::Other);
+        }
+    }
+}
+
+/// The changes from `before` to `after`, one line each (`created`, `removed`, `changed`).
+pub fn changes(before: &Snapshot, after: &Snapshot) -> Vec<String> {
+    let mut out = Vec::new();
+    for (path, seen) in after {
+        match before.get(path) {
+            None => out.push(format!("created {}", show(path))),
+            Some(old) if old != seen => out.push(format!("changed {}", show(path))),
+            _ => {}
+        }
+    }
+    for path in before.keys() {
+        if !after.contains_key(path) {
+            out.push(format!("removed {}", show(path)));
+        }
+    }
+    out
+}
+
+fn show(path: &Path) -> String {
+    format!(
+        "{{base}}/{}",
+        String::from_utf8_lossy(path.as_os_str().as_bytes())
+    )
+}

@@ -1,0 +1,1095 @@
+//! The run: for each session mode, a baseline, every attack on a fresh
+//! server, escapes shrunk, then the roots-that-change check.
+
+use std::fs;
+use std::path::PathBuf;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use rootguard_proptests::{kernel, Case, Entry, Judgement, Materialized, Op, Scenario, Truth};
+use serde_json::{json, Value};
+
+use crate::attacks::{self, Attack, ROOT, TOKEN};
+use crate::client::{is_failure, response_text, tail, Session, SessionError, Transcript};
+use crate::observe::{changes, snapshot};
+use crate::sandbox::{Launch, Sandbox};
+use crate::tools::{self, Action};
+use crate::HarnessError;
+
+/// The server's home inside the base (working dir, HOME, TMPDIR), ignored by the write observation.
+const HOME: &str = ".rootguard-home";
+
+/// Whether the client declares the `roots` capability.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Declares `roots` (`listChanged: true`) and answers `roots/list`.
+    Roots,
+    /// No `roots` capability: `roots/list` gets -32601, and the server must
+    /// honour the directories on its command line.
+    NoRoots,
+}
+
+impl Mode {
+    /// `"roots"` or `"no-roots"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Roots => "roots",
+            Mode::NoRoots => "no-roots",
+        }
+    }
+}
+
+/// What kind of defect a finding shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Kind {
+    /// An outside file's canary came back in a result.
+    ReadEscape,
+    /// A file appeared, changed or vanished outside the roots.
+    WriteEscape,
+    /// Metadata of an outside target was returned.
+    InfoEscape,
+    /// After the roots changed, an old root still granted access.
+    StaleRoot,
+    /// A root was not honoured (a baseline read failed, or a new root did not work).
+    RootNotHonoured,
+    /// No response within the timeout.
+    Hang,
+    /// The server exited.
+    Crash,
+    /// Output that breaks JSON-RPC over stdio.
+    ProtocolError,
+}
+
+impl Kind {
+    /// Every kind, in report order.
+    pub const ALL: [Kind; 8] = [
+        Kind::ReadEscape,
+        Kind::WriteEscape,
+        Kind::InfoEscape,
+        Kind::StaleRoot,
+        Kind::RootNotHonoured,
+        Kind::Hang,
+        Kind::Crash,
+        Kind::ProtocolError,
+    ];
+
+    /// The kind's name in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::ReadEscape => "read-escape",
+            Kind::WriteEscape => "write-escape",
+            Kind::InfoEscape => "info-escape",
+            Kind::StaleRoot => "stale-root",
+            Kind::RootNotHonoured => "root-not-honoured",
+            Kind::Hang => "hang",
+            Kind::Crash => "crash",
+            Kind::ProtocolError => "protocol-error",
+        }
+    }
+
+    /// Whether it is an escape (a security defect).
+    pub fn is_escape(self) -> bool {
+        matches!(
+            self,
+            Kind::ReadEscape | Kind::WriteEscape | Kind::InfoEscape | Kind::StaleRoot
+        )
+    }
+
+    /// Whether it fails the run: everything but a root not honoured (an overblock), unless `strict`.
+    pub fn fails(self, strict: bool) -> bool {
+        self != Kind::RootNotHonoured || strict
+    }
+
+    /// What it means, in one line.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Kind::ReadEscape => "a tool returned the contents or names of files outside every root",
+            Kind::WriteEscape => "a tool created, changed or removed something outside every root",
+            Kind::InfoEscape => "a tool returned metadata of a target outside every root",
+            Kind::StaleRoot => "after roots/list_changed an old root still granted access",
+            Kind::RootNotHonoured => {
+                "a root the client listed (or the command line gave) was refused"
+            }
+            Kind::Hang => "no response within the timeout",
+            Kind::Crash => "the server exited",
+            Kind::ProtocolError => "output that breaks JSON-RPC over stdio",
+        }
+    }
+}
+
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One defect, observed.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// Its kind.
+    pub kind: Kind,
+    /// The attack (or check) that showed it.
+    pub attack: String,
+    /// The session mode.
+    pub mode: Mode,
+    /// The tool called, if any.
+    pub tool: Option<String>,
+    /// What was seen: the canary in the result, the changes on disk, the error.
+    pub evidence: String,
+    /// The truth of the hostile case (model oracle and kernel), if judged.
+    pub truth: Option<String>,
+    /// The scenario, `{base}` form, its case labelled with the truth.
+    pub scenario: Scenario,
+    /// The whole JSON-RPC exchange, `{base}` in place of the base.
+    pub exchange: Transcript,
+    /// Whether the scenario was shrunk (entries removed while the escape stayed).
+    pub shrunk: bool,
+}
+
+/// The result of one attack or check in one mode.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The attack or check.
+    pub name: String,
+    /// The mode.
+    pub mode: Mode,
+    /// `None` passed; `Some(kind)` a finding; see `skipped`.
+    pub finding: Option<Kind>,
+    /// Why it did not run.
+    pub skipped: Option<String>,
+}
+
+/// How a run is done.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The server command, `{roots}` standing for the root directories.
+    pub command: Vec<String>,
+    /// The timeout of each request.
+    pub timeout: Duration,
+    /// The sandbox (`None`: detect).
+    pub sandbox: Option<Sandbox>,
+    /// Run write attacks without a sandbox.
+    pub allow_unsandboxed_writes: bool,
+    /// The session modes.
+    pub modes: Vec<Mode>,
+    /// Run the roots-that-change check (roots mode only).
+    pub stale_roots: bool,
+    /// Run the attacks.
+    pub attacks: bool,
+    /// Only attacks whose name contains this.
+    pub filter: Option<String>,
+    /// Shrink each escape.
+    pub shrink: bool,
+    /// How long to wait for the server's first `roots/list`.
+    pub roots_wait: Duration,
+}
+
+impl Options {
+    /// Defaults for `command`.
+    pub fn new(command: Vec<String>) -> Options {
+        Options {
+            command,
+            timeout: Duration::from_secs(10),
+            sandbox: None,
+            allow_unsandboxed_writes: false,
+            modes: vec![Mode::Roots, Mode::NoRoots],
+            stale_roots: true,
+            attacks: true,
+            filter: None,
+            shrink: true,
+            roots_wait: Duration::from_secs(2),
+        }
+    }
+}
+
+/// What a run found.
+#[derive(Debug, Clone)]
+pub struct Report {
+    /// The server command as given.
+    pub command: String,
+    /// The server's `serverInfo` and protocol version, from the first initialize.
+    pub server: Option<Value>,
+    /// The sandbox used.
+    pub sandbox: Sandbox,
+    /// Whether write attacks ran.
+    pub writes: bool,
+    /// Findings, in order.
+    pub findings: Vec<Finding>,
+    /// Every attack and check per mode.
+    pub outcomes: Vec<Outcome>,
+    /// Observations that are not findings (a server asking roots/list without the capability …).
+    pub notes: Vec<String>,
+    /// How long it took.
+    pub elapsed: Duration,
+}
+
+impl Report {
+    /// How many findings of `kind`.
+    pub fn count(&self, kind: Kind) -> usize {
+        self.findings.iter().filter(|f| f.kind == kind).count()
+    }
+
+    /// Whether the run fails (exit 1).
+    pub fn failed(&self, strict: bool) -> bool {
+        self.findings.iter().any(|f| f.kind.fails(strict))
+    }
+}
+
+/// Runs every mode's baseline and attacks, then the roots-that-change check.
+///
+/// # Errors
+///
+/// [`HarnessError`] when the server cannot be started at all or a tree
+/// cannot be made; what the server does wrong is a [`Finding`].
+pub fn run(options: &Options) -> Result<Report, HarnessError> {
+    if options.command.is_empty() {
+        return Err(HarnessError::Usage("no server command after --".into()));
+    }
+    let started = Instant::now();
+    let sandbox = options.sandbox.unwrap_or_else(Sandbox::detect);
+    let writes = sandbox == Sandbox::Bwrap || options.allow_unsandboxed_writes;
+    let mut runner = Runner {
+        options,
+        sandbox,
+        token: token(),
+        asks_roots: None,
+        server: None,
+    };
+    let mut report = Report {
+        command: options.command.join(" "),
+        server: None,
+        sandbox,
+        writes,
+        findings: Vec::new(),
+        outcomes: Vec::new(),
+        notes: Vec::new(),
+        elapsed: Duration::ZERO,
+    };
+    if !writes {
+        report.notes.push("no sandbox (bubblewrap) here: write attacks skipped; pass --allow-unsandboxed-writes to run them anyway".into());
+    }
+    for &mode in &options.modes {
+        let baseline = runner.baseline(mode)?;
+        if mode == Mode::NoRoots {
+            runner.note_roots_without_capability(&baseline, &mut report);
+        }
+        let baseline_ok = baseline.finding.is_none();
+        runner.record(baseline, &mut report);
+        if !baseline_ok {
+            report.notes.push(format!(
+                "{} mode: the baseline read inside the root failed, so a refused attack there proves nothing",
+                mode.as_str()
+            ));
+        }
+        if !options.attacks {
+            continue;
+        }
+        for attack in attacks::all() {
+            if options
+                .filter
+                .as_ref()
+                .is_some_and(|f| !attack.name.contains(f.as_str()))
+            {
+                continue;
+            }
+            if attack.action.writes() && !writes {
+                report.outcomes.push(Outcome {
+                    name: attack.name.into(),
+                    mode,
+                    finding: None,
+                    skipped: Some("write attack without a sandbox".into()),
+                });
+                continue;
+            }
+            let attempt = runner.attempt(&attack, &attack.tree, mode)?;
+            let attempt = match (&attempt.finding, options.shrink) {
+                (Some(f), true) if f.kind.is_escape() => runner.shrink(&attack, mode, attempt)?,
+                _ => attempt,
+            };
+            runner.record(attempt, &mut report);
+        }
+    }
+    if options.stale_roots && options.modes.contains(&Mode::Roots) {
+        for attempt in runner.roots_change()? {
+            runner.record(attempt, &mut report);
+        }
+    }
+    report.server = runner.server.clone();
+    report.elapsed = started.elapsed();
+    Ok(report)
+}
+
+fn token() -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or_default();
+    format!(
+        "{:012x}",
+        (nanos ^ (u128::from(std::process::id()) << 40)) & 0xffff_ffff_ffff
+    )
+}
+
+/// One attack or check, run once.
+#[derive(Debug)]
+struct Attempt {
+    name: String,
+    mode: Mode,
+    finding: Option<Finding>,
+    skipped: Option<String>,
+    roots_requests: usize,
+}
+
+struct Runner<'a> {
+    options: &'a Options,
+    sandbox: Sandbox,
+    token: String,
+    /// Whether the server asked for roots in the roots-mode baseline.
+    asks_roots: Option<bool>,
+    server: Option<Value>,
+}
+
+/// A materialized scenario with its server running, initialized.
+struct Live {
+    materialized: Materialized,
+    session: Session,
+    skip: Vec<PathBuf>,
+}
+
+impl Runner<'_> {
+    fn record(&self, attempt: Attempt, report: &mut Report) {
+        report.outcomes.push(Outcome {
+            name: attempt.name,
+            mode: attempt.mode,
+            finding: attempt.finding.as_ref().map(|f| f.kind),
+            skipped: attempt.skipped,
+        });
+        if let Some(f) = attempt.finding {
+            report.findings.push(f);
+        }
+    }
+
+    fn note_roots_without_capability(&self, baseline: &Attempt, report: &mut Report) {
+        if baseline.roots_requests > 0 {
+            report.notes.push(format!(
+                "no-roots mode: the server sent roots/list {} time(s) although the client declared no roots capability; it was answered -32601",
+                baseline.roots_requests
+            ));
+        }
+    }
+
+    fn scenario(&self, name: &str, tree: &[Entry], roots: &[&str], case: Option<Case>) -> Scenario {
+        let tree = tree
+            .iter()
+            .map(|e| match e {
+                Entry::File { path, content } => Entry::File {
+                    path: path.replace(TOKEN, &self.token),
+                    content: content.as_ref().map(|c| c.replace(TOKEN, &self.token)),
+                },
+                Entry::Symlink { path, target } => Entry::Symlink {
+                    path: path.replace(TOKEN, &self.token),
+                    target: target.clone(),
+                },
+                Entry::Dir { path } => Entry::Dir {
+                    path: path.replace(TOKEN, &self.token),
+                },
+            })
+            .collect();
+        Scenario {
+            name: name.into(),
+            note: None,
+            tree,
+            roots: roots
+                .iter()
+                .map(|r| format!("file://{{base}}/{r}"))
+                .collect(),
+            cases: case.into_iter().collect(),
+        }
+    }
+
+    /// Materializes `scenario`, starts the server with `roots` (directories
+    /// relative to the base), initializes, and lets it fetch its roots.
+    fn start(
+        &mut self,
+        scenario: &Scenario,
+        mode: Mode,
+    ) -> Result<Result<Live, (Kind, String, Transcript, Materialized)>, HarnessError> {
+        let materialized = Materialized::new(scenario)
+            .map_err(|e| HarnessError::Scenario(format!("{}: {e}", scenario.name)))?;
+        let base = materialized.base().to_path_buf();
+        let home = base.join(HOME);
+        fs::create_dir(&home).map_err(|e| {
+            HarnessError::Scenario(format!("cannot create {}: {e}", home.display()))
+        })?;
+        let root_dirs: Vec<PathBuf> = scenario
+            .roots
+            .iter()
+            .map(|r| base.join(r.trim_start_matches("file://{base}/")))
+            .collect();
+        let mut skip = root_dirs.clone();
+        skip.push(home.clone());
+        let launch = Launch::new(
+            &self.options.command,
+            &root_dirs,
+            &base,
+            &home,
+            self.sandbox,
+        );
+        let uris = (mode == Mode::Roots).then(|| materialized.roots().to_vec());
+        let mut session = Session::start(&launch, uris, self.options.timeout)?;
+        match self.handshake(&mut session, mode) {
+            Ok(()) => Ok(Ok(Live {
+                materialized,
+                session,
+                skip,
+            })),
+            Err(e) => {
+                let kind = session_error_kind(&e);
+                let text = e.to_string();
+                Ok(Err((kind, text, session.close(), materialized)))
+            }
+        }
+    }
+
+    fn handshake(&mut self, session: &mut Session, mode: Mode) -> Result<(), SessionError> {
+        let response = session.initialize()?;
+        if self.server.is_none() {
+            let result = &response["result"];
+            self.server = Some(
+                json!({"serverInfo": result["serverInfo"], "protocolVersion": result["protocolVersion"]}),
+            );
+        }
+        let wait = match (mode, self.asks_roots) {
+            (Mode::Roots, Some(false)) | (Mode::NoRoots, _) => Duration::from_millis(250),
+            _ => self.options.roots_wait,
+        };
+        session.pump(wait, Some(1))?;
+        if mode == Mode::Roots && self.asks_roots.is_none() {
+            self.asks_roots = Some(session.roots_requests > 0);
+        }
+        if session.roots_requests > 0 {
+            // The server applies the roots after our answer; a round trip lets it finish.
+            std::thread::sleep(Duration::from_millis(100));
+            session.request("ping", json!({}))?;
+        }
+        Ok(())
+    }
+
+    fn tools(&self, session: &mut Session) -> Result<Vec<tools::Tool>, SessionError> {
+        let mut all = Vec::new();
+        let mut cursor: Option<Value> = None;
+        for _ in 0..20 {
+            let params = match &cursor {
+                Some(c) => json!({"cursor": c}),
+                None => json!({}),
+            };
+            let response = session.request("tools/list", params)?;
+            if let Some(list) = response["result"]["tools"].as_array() {
+                all.extend(list.iter().cloned());
+            }
+            match response["result"].get("nextCursor") {
+                Some(c) if !c.is_null() => cursor = Some(c.clone()),
+                _ => break,
+            }
+        }
+        Ok(tools::discover(&all))
+    }
+
+    /// The baseline: a read inside the root must return its content.
+    fn baseline(&mut self, mode: Mode) -> Result<Attempt, HarnessError> {
+        let tree = vec![Entry::File {
+            path: format!("{ROOT}/inside.txt"),
+            content: Some(format!("INSIDE-{TOKEN}\n")),
+        }];
+        let case = Case {
+            path: format!("{{base}}/{ROOT}/inside.txt"),
+            op: Op::Read,
+            expect: None,
+        };
+        let scenario = self.scenario("baseline", &tree, &[ROOT], Some(case));
+        let name = "baseline".to_string();
+        let live = match self.start(&scenario, mode)? {
+            Ok(live) => live,
+            Err((kind, evidence, exchange, m)) => {
+                if kind == Kind::Crash {
+                    return Err(HarnessError::Start {
+                        command: self.options.command.join(" "),
+                        reason: format!("the server did not complete initialize: {evidence}"),
+                    });
+                }
+                let finding = self.finding(
+                    kind, &name, mode, None, evidence, None, &scenario, exchange, &m,
+                );
+                return Ok(Attempt {
+                    name,
+                    mode,
+                    finding: Some(finding),
+                    skipped: None,
+                    roots_requests: 0,
+                });
+            }
+        };
+        let Live {
+            materialized,
+            mut session,
+            ..
+        } = live;
+        let outcome = (|| {
+            let tools = self.tools(&mut session)?;
+            let Some(tool) = tools.iter().find(|t| t.action == Action::Read) else {
+                return Ok(Err("the server offers no read tool".to_string()));
+            };
+            let path = format!("{}/{ROOT}/inside.txt", materialized.base_text());
+            let response = call(
+                &mut session,
+                &tool.name,
+                tools::arguments(Action::Read, &[path], "x"),
+            )?;
+            let want = format!("INSIDE-{}", self.token);
+            Ok(Ok((
+                tool.name.clone(),
+                response_text(&response).contains(&want),
+                response,
+            )))
+        })();
+        let roots_requests = session.roots_requests;
+        let stray = session.stray_lines.clone();
+        let exchange = session.close();
+        let finding = match outcome {
+            Err(e) => Some(self.finding(
+                session_error_kind(&e),
+                &name,
+                mode,
+                None,
+                e.to_string(),
+                None,
+                &scenario,
+                exchange,
+                &materialized,
+            )),
+            Ok(Err(why)) => {
+                return Ok(Attempt {
+                    name,
+                    mode,
+                    finding: None,
+                    skipped: Some(why),
+                    roots_requests,
+                })
+            }
+            Ok(Ok((_, true, _))) if stray.is_empty() => None,
+            Ok(Ok((tool, true, _))) => Some(self.finding(
+                Kind::ProtocolError,
+                &name,
+                mode,
+                Some(tool),
+                format!("non-JSON lines on stdout: {:?}", stray.first()),
+                None,
+                &scenario,
+                exchange,
+                &materialized,
+            )),
+            Ok(Ok((tool, false, response))) => Some(self.finding(
+                Kind::RootNotHonoured,
+                &name,
+                mode,
+                Some(tool),
+                format!(
+                    "reading a file inside the root failed: {}",
+                    tail(&response_text(&response), 300)
+                ),
+                None,
+                &scenario,
+                exchange,
+                &materialized,
+            )),
+        };
+        Ok(Attempt {
+            name,
+            mode,
+            finding,
+            skipped: None,
+            roots_requests,
+        })
+    }
+
+    /// One attack on one tree, on a fresh server.
+    fn attempt(
+        &mut self,
+        attack: &Attack,
+        tree: &[Entry],
+        mode: Mode,
+    ) -> Result<Attempt, HarnessError> {
+        let (index, op) = attack.case;
+        let case = Case {
+            path: attack.paths[index].clone(),
+            op,
+            expect: None,
+        };
+        let mut scenario = self.scenario(attack.name, tree, &[ROOT], Some(case));
+        scenario.note = Some(attack.note.into());
+        let name = attack.name.to_string();
+        let live = match self.start(&scenario, mode)? {
+            Ok(live) => live,
+            Err((kind, evidence, exchange, m)) => {
+                let finding = self.finding(
+                    kind, &name, mode, None, evidence, None, &scenario, exchange, &m,
+                );
+                return Ok(Attempt {
+                    name,
+                    mode,
+                    finding: Some(finding),
+                    skipped: None,
+                    roots_requests: 0,
+                });
+            }
+        };
+        let Live {
+            materialized,
+            mut session,
+            skip,
+        } = live;
+        let base = materialized.base().to_path_buf();
+        let base_text = materialized.base_text().to_owned();
+        let paths: Vec<String> = attack
+            .paths
+            .iter()
+            .map(|p| p.replace("{base}", &base_text))
+            .collect();
+        let truth = kernel::judge(materialized.roots(), paths[index].as_bytes(), op);
+        let before = snapshot(&base, &skip);
+        let outcome = (|| {
+            let tools = self.tools(&mut session)?;
+            let Some(tool) = tools.iter().find(|t| t.action == attack.action) else {
+                return Ok(None);
+            };
+            let arguments = tools::arguments(attack.action, &paths, "listed");
+            let response = call(&mut session, &tool.name, arguments)?;
+            Ok(Some((tool.name.clone(), response)))
+        })();
+        let after = snapshot(&base, &skip);
+        let changed = changes(&before, &after);
+        let roots_requests = session.roots_requests;
+        let exchange = session.close();
+        let truth_text = Some(&truth);
+        let finding = match outcome {
+            Ok(None) => {
+                return Ok(Attempt {
+                    name,
+                    mode,
+                    finding: None,
+                    skipped: Some(format!("no {} tool", attack.action.as_str())),
+                    roots_requests,
+                });
+            }
+            Err(e) => {
+                let kind = if changed.is_empty() {
+                    session_error_kind(&e)
+                } else {
+                    Kind::WriteEscape
+                };
+                let evidence = if changed.is_empty() {
+                    e.to_string()
+                } else {
+                    format!("{}; {e}", changed.join(", "))
+                };
+                Some(self.finding(
+                    kind,
+                    &name,
+                    mode,
+                    None,
+                    evidence,
+                    truth_text,
+                    &scenario,
+                    exchange,
+                    &materialized,
+                ))
+            }
+            Ok(Some((tool, response))) => {
+                let text = response_text(&response);
+                if !changed.is_empty() {
+                    Some(self.finding(
+                        Kind::WriteEscape,
+                        &name,
+                        mode,
+                        Some(tool),
+                        changed.join(", "),
+                        truth_text,
+                        &scenario,
+                        exchange,
+                        &materialized,
+                    ))
+                } else if text.contains(&self.token) {
+                    let evidence = format!(
+                        "the canary token came back: {}",
+                        excerpt(&text, &self.token)
+                    );
+                    Some(self.finding(
+                        Kind::ReadEscape,
+                        &name,
+                        mode,
+                        Some(tool),
+                        evidence,
+                        truth_text,
+                        &scenario,
+                        exchange,
+                        &materialized,
+                    ))
+                } else if attack.action == Action::Info
+                    && !is_failure(&response)
+                    && truth.truth == Truth::Outside
+                {
+                    let evidence = format!("metadata returned: {}", tail(&text, 300));
+                    Some(self.finding(
+                        Kind::InfoEscape,
+                        &name,
+                        mode,
+                        Some(tool),
+                        evidence,
+                        truth_text,
+                        &scenario,
+                        exchange,
+                        &materialized,
+                    ))
+                } else {
+                    None
+                }
+            }
+        };
+        Ok(Attempt {
+            name,
+            mode,
+            finding,
+            skipped: None,
+            roots_requests,
+        })
+    }
+
+    /// Removes tree entries one at a time while the same kind of escape stays.
+    fn shrink(
+        &mut self,
+        attack: &Attack,
+        mode: Mode,
+        found: Attempt,
+    ) -> Result<Attempt, HarnessError> {
+        let Some(kind) = found.finding.as_ref().map(|f| f.kind) else {
+            return Ok(found);
+        };
+        let mut best = found;
+        let mut tree = attack.tree.clone();
+        let mut i = 0;
+        while i < tree.len() {
+            let mut smaller = tree.clone();
+            smaller.remove(i);
+            if !smaller
+                .iter()
+                .any(|e| e.path() == ROOT || e.path().starts_with("proj/"))
+            {
+                // The root must stay on disk: a server may refuse to start without it.
+                smaller.push(Entry::Dir { path: ROOT.into() });
+                if smaller.len() >= tree.len() {
+                    i += 1;
+                    continue;
+                }
+            }
+            let attempt = self.attempt(attack, &smaller, mode)?;
+            if attempt.finding.as_ref().is_some_and(|f| f.kind == kind) {
+                tree = smaller;
+                best = attempt;
+                i = 0;
+            } else {
+                i += 1;
+            }
+        }
+        if let Some(f) = best.finding.as_mut() {
+            f.shrunk = true;
+        }
+        Ok(best)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn finding(
+        &self,
+        kind: Kind,
+        attack: &str,
+        mode: Mode,
+        tool: Option<String>,
+        evidence: String,
+        truth: Option<&Judgement>,
+        scenario: &Scenario,
+        exchange: Transcript,
+        materialized: &Materialized,
+    ) -> Finding {
+        let base = materialized.base_text();
+        let unbase = |s: &str| s.replace(base, "{base}");
+        let mut scenario = scenario.clone();
+        if let (Some(case), Some(truth)) = (scenario.cases.first_mut(), truth) {
+            case.expect = Some(truth.truth.to_expect());
+        }
+        let truth = truth.map(ToString::to_string);
+        Finding {
+            kind,
+            attack: attack.into(),
+            mode,
+            tool,
+            evidence: unbase(&evidence),
+            truth: truth.map(|t| unbase(&t)),
+            scenario,
+            exchange: exchange
+                .into_iter()
+                .map(|mut m| {
+                    m.text = unbase(&m.text);
+                    m
+                })
+                .collect(),
+            shrunk: false,
+        }
+    }
+}
+
+fn call(session: &mut Session, tool: &str, arguments: Value) -> Result<Value, SessionError> {
+    session.request("tools/call", json!({"name": tool, "arguments": arguments}))
+}
+
+fn session_error_kind(error: &SessionError) -> Kind {
+    match error {
+        SessionError::Timeout { .. } => Kind::Hang,
+        SessionError::Exited { .. } => Kind::Crash,
+        SessionError::Protocol { .. } => Kind::ProtocolError,
+    }
+}
+
+fn excerpt(text: &str, needle: &str) -> String {
+    let at = text.find(needle).unwrap_or(0);
+    let mut start = at.saturating_sub(60);
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    let mut end = (at + needle.len() + 20).min(text.len());
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    text[start..end].replace('\n', "\\n")
+}
+
+impl Runner<'_> {
+    /// Roots that change mid-session: the old root must stop working, the
+    /// new one must work; then a listed root vanishes from disk and a listed
+    /// one appears.
+    fn roots_change(&mut self) -> Result<Vec<Attempt>, HarnessError> {
+        let mode = Mode::Roots;
+        let tree: Vec<Entry> = ["a", "b", "c"]
+            .iter()
+            .map(|d| Entry::File {
+                path: format!("{d}/file.txt"),
+                content: Some(format!("ROOT-{d}-{TOKEN}\n")),
+            })
+            .collect();
+        let scenario = self.scenario("roots-change", &tree, &["a", "c"], None);
+        let names = [
+            "roots-change-old-root-revoked",
+            "roots-change-new-root-granted",
+            "root-vanishes",
+            "root-appears",
+        ];
+        let attempt = |name: &str,
+                       finding: Option<Finding>,
+                       skipped: Option<String>,
+                       requests: usize| Attempt {
+            name: name.into(),
+            mode,
+            finding,
+            skipped,
+            roots_requests: requests,
+        };
+        let live = match self.start(&scenario, mode)? {
+            Ok(live) => live,
+            Err((kind, evidence, exchange, m)) => {
+                let f = self.finding(
+                    kind, names[0], mode, None, evidence, None, &scenario, exchange, &m,
+                );
+                return Ok(vec![attempt(names[0], Some(f), None, 0)]);
+            }
+        };
+        let Live {
+            materialized,
+            mut session,
+            ..
+        } = live;
+        let base = materialized.base().to_path_buf();
+        let uri = |d: &str| format!("file://{}/{d}", base.display());
+        let tools = match self.tools(&mut session) {
+            Ok(tools) => tools,
+            Err(e) => {
+                let exchange = session.close();
+                let f = self.finding(
+                    session_error_kind(&e),
+                    names[0],
+                    mode,
+                    None,
+                    e.to_string(),
+                    None,
+                    &scenario,
+                    exchange,
+                    &materialized,
+                );
+                return Ok(vec![attempt(names[0], Some(f), None, 0)]);
+            }
+        };
+        let Some(tool) = tools
+            .iter()
+            .find(|t| t.action == Action::Read)
+            .map(|t| t.name.clone())
+        else {
+            return Ok(names
+                .iter()
+                .map(|n| attempt(n, None, Some("the server offers no read tool".into()), 0))
+                .collect());
+        };
+        let token = self.token.clone();
+        // Reads `d/file.txt`; Ok(true) when its content came back.
+        let read = |session: &mut Session, d: &str| -> Result<(bool, String), SessionError> {
+            let path = format!("{}/{d}/file.txt", base.display());
+            let response = call(session, &tool, tools::arguments(Action::Read, &[path], "x"))?;
+            let text = response_text(&response);
+            Ok((text.contains(&format!("ROOT-{d}-{token}")), text))
+        };
+        let mut results = Vec::new();
+        let mut steps = || -> Result<(), SessionError> {
+            let (a_before, text) = read(&mut session, "a")?;
+            if !a_before {
+                results.push((
+                    names[1],
+                    Some((
+                        Kind::RootNotHonoured,
+                        format!(
+                            "the initial root a was refused before any change: {}",
+                            tail(&text, 200)
+                        ),
+                        "a",
+                        vec!["a", "c"],
+                    )),
+                ));
+                return Ok(());
+            }
+            // Change 1: a leaves, b and a not-yet-existing d join.
+            let asked = session.roots_requests;
+            session.set_roots(vec![uri("b"), uri("c"), uri("d")]);
+            session.notify("notifications/roots/list_changed", None)?;
+            session.pump(self.options.roots_wait, Some(asked + 1))?;
+            std::thread::sleep(Duration::from_millis(150));
+            session.request("ping", json!({}))?;
+            let refreshed = session.roots_requests > asked;
+            let (a_after, text) = read(&mut session, "a")?;
+            results.push((
+                names[0],
+                a_after.then(|| {
+                    (
+                        Kind::StaleRoot,
+                        format!(
+                            "after roots/list_changed {} the old root a still grants: {}",
+                            if refreshed {
+                                "and a roots/list answered with [b, c, d]"
+                            } else {
+                                "(the server never asked roots/list again)"
+                            },
+                            excerpt(&text, &token)
+                        ),
+                        "a",
+                        vec!["b", "c", "d"],
+                    )
+                }),
+            ));
+            let (b_after, text) = read(&mut session, "b")?;
+            results.push((
+                names[1],
+                (!b_after).then(|| {
+                    (
+                        Kind::RootNotHonoured,
+                        format!(
+                            "the new root b was refused{}: {}",
+                            if refreshed {
+                                ""
+                            } else {
+                                " (the server never asked roots/list again)"
+                            },
+                            tail(&text, 200)
+                        ),
+                        "b",
+                        vec!["b", "c", "d"],
+                    )
+                }),
+            ));
+            // Change 2: c vanishes from disk, d appears.
+            let _ = fs::remove_file(base.join("c/file.txt"));
+            let _ = fs::remove_dir(base.join("c"));
+            let _ = fs::create_dir(base.join("d"));
+            let _ = fs::write(base.join("d/file.txt"), format!("ROOT-d-{token}\n"));
+            let asked = session.roots_requests;
+            session.notify("notifications/roots/list_changed", None)?;
+            session.pump(self.options.roots_wait, Some(asked + 1))?;
+            std::thread::sleep(Duration::from_millis(150));
+            session.request("ping", json!({}))?;
+            let (b_still, text) = read(&mut session, "b")?;
+            results.push((
+                names[2],
+                (!b_still).then(|| {
+                    (
+                        Kind::RootNotHonoured,
+                        format!(
+                            "with root c gone from disk, root b was refused: {}",
+                            tail(&text, 200)
+                        ),
+                        "b",
+                        vec!["b", "c", "d"],
+                    )
+                }),
+            ));
+            let (d_now, text) = read(&mut session, "d")?;
+            results.push((
+                names[3],
+                (!d_now).then(|| {
+                    (
+                        Kind::RootNotHonoured,
+                        format!(
+                            "root d, listed before it existed, was refused after it appeared: {}",
+                            tail(&text, 200)
+                        ),
+                        "d",
+                        vec!["b", "c", "d"],
+                    )
+                }),
+            ));
+            Ok(())
+        };
+        let failure = steps().err();
+        let requests = session.roots_requests;
+        let exchange = session.close();
+        let mut out = Vec::new();
+        for (name, found) in results {
+            let finding = found.map(|(kind, evidence, dir, roots)| {
+                let path = format!("{{base}}/{dir}/file.txt");
+                let mut s = self.scenario(name, &tree, &roots, Some(Case { path: path.clone(), op: Op::Read, expect: None }));
+                s.note = Some("roots changed mid-session (see the exchange); the case is judged under the roots in force then".into());
+                let uris: Vec<String> = roots.iter().map(|r| uri(r)).collect();
+                let truth = kernel::judge(&uris, path.replace("{base}", materialized.base_text()).as_bytes(), Op::Read);
+                self.finding(kind, name, mode, Some(tool.clone()), evidence, Some(&truth), &s, exchange.clone(), &materialized)
+            });
+            out.push(attempt(name, finding, None, requests));
+        }
+        if let Some(e) = failure {
+            let name = names[out.len().min(names.len() - 1)];
+            let f = self.finding(
+                session_error_kind(&e),
+                name,
+                mode,
+                Some(tool.clone()),
+                e.to_string(),
+                None,
+                &scenario,
+                exchange,
+                &materialized,
+            );
+            out.push(attempt(name, Some(f), None, requests));
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,120 @@
+//! How the server under test is started: in the scenario's base, with a
+//! scrubbed environment, and where bubblewrap works, in a mount namespace
+//! where everything but the base is read-only.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// The placeholder in the server's command that becomes the root directories.
+pub const ROOTS_PLACEHOLDER: &str = "{roots}";
+
+/// Which sandbox to run the server in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sandbox {
+    /// bubblewrap: `/` read-only, the base read-write, fresh `/dev`, `/proc` and PID namespace.
+    Bwrap,
+    /// None: only the working directory and the scrubbed environment.
+    None,
+}
+
+impl Sandbox {
+    /// bubblewrap when `bwrap` is on PATH and can make a namespace here, else none.
+    pub fn detect() -> Sandbox {
+        let works = Command::new("bwrap")
+            .args(["--ro-bind", "/", "/", "--dev", "/dev", "--", "true"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        if works {
+            Sandbox::Bwrap
+        } else {
+            Sandbox::None
+        }
+    }
+
+    /// `"bwrap"` or `"none"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Sandbox::Bwrap => "bwrap",
+            Sandbox::None => "none",
+        }
+    }
+}
+
+/// A server command ready to start for one scenario.
+#[derive(Debug, Clone)]
+pub struct Launch {
+    /// The command, `{roots}` already replaced.
+    pub argv: Vec<String>,
+    /// The base: working directory, and the only writable place in a sandbox.
+    pub base: PathBuf,
+    /// The server's working dir, HOME and TMPDIR: a directory in the base
+    /// that the write observation ignores.
+    pub home: PathBuf,
+    /// The sandbox.
+    pub sandbox: Sandbox,
+}
+
+impl Launch {
+    /// `command` with each `{roots}` argument replaced by `root_dirs`, one argument each.
+    pub fn new(
+        command: &[String],
+        root_dirs: &[PathBuf],
+        base: &Path,
+        home: &Path,
+        sandbox: Sandbox,
+    ) -> Launch {
+        let mut argv = Vec::new();
+        for arg in command {
+            if arg == ROOTS_PLACEHOLDER {
+                argv.extend(root_dirs.iter().map(|d| d.display().to_string()));
+            } else {
+                argv.push(arg.clone());
+            }
+        }
+        Launch {
+            argv,
+            base: base.to_path_buf(),
+            home: home.to_path_buf(),
+            sandbox,
+        }
+    }
+
+    /// The command line, for messages.
+    pub fn describe(&self) -> String {
+        self.argv.join(" ")
+    }
+
+    /// The process to spawn: working dir the home, environment scrubbed to
+    /// PATH, HOME and TMPDIR (the home) and a UTF-8 locale.
+    pub fn command(&self) -> Command {
+        let base = self.base.display().to_string();
+        let mut command = match self.sandbox {
+            Sandbox::Bwrap => {
+                let mut c = Command::new("bwrap");
+                c.args(["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]);
+                c.args(["--bind", &base, &base]);
+                c.arg("--chdir").arg(&self.home);
+                c.args(["--unshare-pid", "--die-with-parent", "--new-session", "--"]);
+                c.args(&self.argv);
+                c
+            }
+            Sandbox::None => {
+                let mut c = Command::new(&self.argv[0]);
+                c.args(&self.argv[1..]);
+                c
+            }
+        };
+        command.current_dir(&self.home).env_clear();
+        if let Some(path) = std::env::var_os("PATH") {
+            command.env("PATH", path);
+        }
+        command
+            .env("HOME", &self.home)
+            .env("TMPDIR", &self.home)
+            .env("LANG", "C.UTF-8");
+        command
+    }
+}
