@@ -12,8 +12,11 @@ use serde_json::{json, Value};
 use crate::run::{Finding, Kind, Report};
 use crate::HarnessError;
 
-/// The request that showed a finding: the last `tools/call` sent, else the last message sent.
+/// The request that showed a finding: its key request, else the last message sent.
 pub fn key_request(f: &Finding) -> Option<&str> {
+    if let Some((request, _)) = &f.key {
+        return Some(request);
+    }
     let sent = || {
         f.exchange
             .iter()
@@ -28,6 +31,9 @@ pub fn key_request(f: &Finding) -> Option<&str> {
 
 /// The response to [`key_request`] (matched by id), if there was one.
 pub fn key_response(f: &Finding) -> Option<&str> {
+    if let Some((_, response)) = &f.key {
+        return Some(response);
+    }
     let request: Value = serde_json::from_str(key_request(f)?).ok()?;
     let id = request.get("id")?;
     f.exchange

@@ -139,6 +139,8 @@ pub struct Finding {
     pub truth: Option<String>,
     /// The scenario, `{base}` form, its case labelled with the truth.
     pub scenario: Scenario,
+    /// The request that showed it and the server's response, where one did.
+    pub key: Option<(String, String)>,
     /// The whole JSON-RPC exchange, `{base}` in place of the base.
     pub exchange: Transcript,
     /// Whether the scenario was shrunk (entries removed while the escape stayed).
@@ -245,6 +247,11 @@ pub fn run(options: &Options) -> Result<Report, HarnessError> {
         return Err(HarnessError::Usage("no server command after --".into()));
     }
     let started = Instant::now();
+    let command = absolute_args(&options.command);
+    let options = &Options {
+        command,
+        ..options.clone()
+    };
     let sandbox = options.sandbox.unwrap_or_else(Sandbox::detect);
     let writes = sandbox == Sandbox::Bwrap || options.allow_unsandboxed_writes;
     let mut runner = Runner {
@@ -316,6 +323,21 @@ pub fn run(options: &Options) -> Result<Report, HarnessError> {
     report.server = runner.server.clone();
     report.elapsed = started.elapsed();
     Ok(report)
+}
+
+/// The command with each argument that names an existing relative path made
+/// absolute: the server runs with its working dir in the sandbox.
+fn absolute_args(command: &[String]) -> Vec<String> {
+    let cwd = std::env::current_dir().ok();
+    command
+        .iter()
+        .map(|arg| match &cwd {
+            Some(cwd) if !arg.starts_with('/') && !arg.is_empty() && cwd.join(arg).exists() => {
+                cwd.join(arg).display().to_string()
+            }
+            _ => arg.clone(),
+        })
+        .collect()
 }
 
 fn token() -> String {
@@ -435,17 +457,27 @@ impl Runner<'_> {
             self.sandbox,
         );
         let uris = (mode == Mode::Roots).then(|| materialized.roots().to_vec());
-        let mut session = Session::start(&launch, uris, self.options.timeout)?;
-        match self.handshake(&mut session, mode) {
-            Ok(()) => Ok(Ok(Live {
-                materialized,
-                session,
-                skip,
-            })),
-            Err(e) => {
-                let kind = session_error_kind(&e);
-                let text = e.to_string();
-                Ok(Err((kind, text, session.close(), materialized)))
+        let mut tries = 0;
+        loop {
+            tries += 1;
+            let mut session = Session::start(&launch, uris.clone(), self.options.timeout)?;
+            match self.handshake(&mut session, mode) {
+                Ok(()) => {
+                    return Ok(Ok(Live {
+                        materialized,
+                        session,
+                        skip,
+                    }))
+                }
+                // A server slow to start under load once is not a hang; twice is.
+                Err(SessionError::Timeout { method }) if method == "initialize" && tries < 2 => {
+                    drop(session.close());
+                }
+                Err(e) => {
+                    let kind = session_error_kind(&e);
+                    let text = e.to_string();
+                    return Ok(Err((kind, text, session.close(), materialized)));
+                }
             }
         }
     }
@@ -825,7 +857,9 @@ impl Runner<'_> {
             case.expect = Some(truth.truth.to_expect());
         }
         let truth = truth.map(ToString::to_string);
+        let key = key_exchange(&exchange).map(|(q, r)| (unbase(&q), unbase(&r)));
         Finding {
+            key,
             kind,
             attack: attack.into(),
             mode,
@@ -843,6 +877,25 @@ impl Runner<'_> {
             shrunk: false,
         }
     }
+}
+
+/// The last `tools/call` of an exchange and its response.
+fn key_exchange(exchange: &[crate::client::Message]) -> Option<(String, String)> {
+    use crate::client::Direction;
+    let (at, request) =
+        exchange.iter().enumerate().rev().find(|(_, m)| {
+            m.direction == Direction::ToServer && m.text.contains("\"tools/call\"")
+        })?;
+    let id = serde_json::from_str::<Value>(&request.text)
+        .ok()?
+        .get("id")?
+        .clone();
+    let response = exchange[at..].iter().find(|m| {
+        m.direction == Direction::FromServer
+            && serde_json::from_str::<Value>(&m.text)
+                .is_ok_and(|v| v.get("id") == Some(&id) && v.get("method").is_none())
+    })?;
+    Some((request.text.clone(), response.text.clone()))
 }
 
 fn call(session: &mut Session, tool: &str, arguments: Value) -> Result<Value, SessionError> {
@@ -957,6 +1010,7 @@ impl Runner<'_> {
             let (a_before, text) = read(&mut session, "a")?;
             if !a_before {
                 results.push((
+                    session.transcript.len(),
                     names[1],
                     Some((
                         Kind::RootNotHonoured,
@@ -980,6 +1034,7 @@ impl Runner<'_> {
             let refreshed = session.roots_requests > asked;
             let (a_after, text) = read(&mut session, "a")?;
             results.push((
+                session.transcript.len(),
                 names[0],
                 a_after.then(|| {
                     (
@@ -1000,6 +1055,7 @@ impl Runner<'_> {
             ));
             let (b_after, text) = read(&mut session, "b")?;
             results.push((
+                session.transcript.len(),
                 names[1],
                 (!b_after).then(|| {
                     (
@@ -1030,6 +1086,7 @@ impl Runner<'_> {
             session.request("ping", json!({}))?;
             let (b_still, text) = read(&mut session, "b")?;
             results.push((
+                session.transcript.len(),
                 names[2],
                 (!b_still).then(|| {
                     (
@@ -1045,6 +1102,7 @@ impl Runner<'_> {
             ));
             let (d_now, text) = read(&mut session, "d")?;
             results.push((
+                session.transcript.len(),
                 names[3],
                 (!d_now).then(|| {
                     (
@@ -1064,14 +1122,14 @@ impl Runner<'_> {
         let requests = session.roots_requests;
         let exchange = session.close();
         let mut out = Vec::new();
-        for (name, found) in results {
+        for (cut, name, found) in results {
             let finding = found.map(|(kind, evidence, dir, roots)| {
                 let path = format!("{{base}}/{dir}/file.txt");
                 let mut s = self.scenario(name, &tree, &roots, Some(Case { path: path.clone(), op: Op::Read, expect: None }));
                 s.note = Some("roots changed mid-session (see the exchange); the case is judged under the roots in force then".into());
                 let uris: Vec<String> = roots.iter().map(|r| uri(r)).collect();
                 let truth = kernel::judge(&uris, path.replace("{base}", materialized.base_text()).as_bytes(), Op::Read);
-                self.finding(kind, name, mode, Some(tool.clone()), evidence, Some(&truth), &s, exchange.clone(), &materialized)
+                self.finding(kind, name, mode, Some(tool.clone()), evidence, Some(&truth), &s, exchange[..cut.min(exchange.len())].to_vec(), &materialized)
             });
             out.push(attempt(name, finding, None, requests));
         }
