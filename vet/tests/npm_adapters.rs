@@ -1,0 +1,440 @@
+//! Vets real checkers that no one here wrote (issue 4, item 8), through the
+//! adapters in adapters/npm/: the path validation of the MCP reference
+//! filesystem server (@modelcontextprotocol/server-filesystem) at a version
+//! from before the July 2025 fixes, the first fixed version, the `latest`
+//! dist-tag and the most recently published version, and the npm helpers
+//! is-path-inside and path-is-inside.
+//!
+//! Each package is installed with npm into `target/npm-cache/NAME-VERSION`
+//! (or `$ROOTGUARD_NPM_CACHE/NAME-VERSION`) and reused when it is already
+//! there; nothing is vendored. Without node ≥ 20, npm or the registry, or
+//! with `ROOTGUARD_SKIP_NPM=1`, each test prints why and passes.
+//!
+//! The assertions are the robust facts docs/findings.md reports: which kind
+//! of escape each version has (shown on one of the bundled corpus files, so
+//! it does not depend on the random budget), and that the full run (bundled
+//! corpus, then ~20 s of random scenarios at seed 1) finds escapes where
+//! they exist and none of the kinds that are fixed.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use rootguard_proptests::{Entry, Op};
+use rootguard_vet::corpus::load_file;
+use rootguard_vet::{vet, Class, Finding, Options, ProcessChecker, Report};
+
+const SEED: u64 = 1;
+const BUDGET: Duration = Duration::from_secs(20);
+const SERVER: &str = "@modelcontextprotocol/server-filesystem";
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .expect("the repository root")
+}
+
+fn cache() -> PathBuf {
+    std::env::var_os("ROOTGUARD_NPM_CACHE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join("target/npm-cache"))
+}
+
+/// Whether node ≥ 20 and npm run here (asked once; the reason printed each time it is not).
+fn tools() -> Result<(), String> {
+    static TOOLS: OnceLock<Result<(), String>> = OnceLock::new();
+    TOOLS
+        .get_or_init(|| {
+            if std::env::var_os("ROOTGUARD_SKIP_NPM").is_some_and(|v| v == "1") {
+                return Err("ROOTGUARD_SKIP_NPM=1".to_owned());
+            }
+            let node = Command::new("node")
+                .arg("--version")
+                .output()
+                .map_err(|e| format!("node is not available ({e})"))?;
+            let version = String::from_utf8_lossy(&node.stdout).trim().to_owned();
+            let major: u32 = version
+                .trim_start_matches('v')
+                .split('.')
+                .next()
+                .and_then(|m| m.parse().ok())
+                .unwrap_or(0);
+            if !node.status.success() || major < 20 {
+                return Err(format!("node ≥ 20 is needed, found {version:?}"));
+            }
+            let npm = Command::new("npm")
+                .arg("--version")
+                .output()
+                .map_err(|e| format!("npm is not available ({e})"))?;
+            if !npm.status.success() {
+                return Err("npm --version failed".to_owned());
+            }
+            Ok(())
+        })
+        .clone()
+}
+
+/// The installed package's directory, installing `name@version` into the
+/// cache first if it is not there; `None` (and a message) when it cannot be.
+fn install(name: &str, version: &str) -> Option<PathBuf> {
+    if let Err(why) = tools() {
+        eprintln!("skipped: {name}@{version} not vetted: {why}");
+        return None;
+    }
+    // The prefix dir must not be named NAME@VERSION: npm 11 then looks for a package.json in it.
+    let prefix = cache().join(format!(
+        "{}-{version}",
+        name.trim_start_matches('@').replace('/', "-")
+    ));
+    let package = prefix.join("node_modules").join(name);
+    let installed = || {
+        std::fs::read_to_string(package.join("package.json"))
+            .ok()
+            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+            .is_some_and(|pkg| pkg["version"] == version)
+            // npm writes this last, so a half-done install is done again.
+            && prefix.join("node_modules/.package-lock.json").is_file()
+    };
+    if !installed() {
+        if let Err(e) = std::fs::create_dir_all(&prefix) {
+            eprintln!(
+                "skipped: {name}@{version}: cannot create {}: {e}",
+                prefix.display()
+            );
+            return None;
+        }
+        let out = Command::new("npm")
+            .arg("install")
+            .arg("--prefix")
+            .arg(&prefix)
+            .args([
+                "--no-save",
+                "--no-audit",
+                "--no-fund",
+                "--no-package-lock",
+                "--loglevel=error",
+                "--fetch-retries=1",
+                "--fetch-timeout=30000",
+            ])
+            .arg(format!("{name}@{version}"))
+            .output();
+        match out {
+            Ok(o) if o.status.success() && installed() => {}
+            Ok(o) => {
+                let err = String::from_utf8_lossy(&o.stderr);
+                // npm's first lines say what went wrong (`npm error code ECONNREFUSED`, ...).
+                let head: Vec<&str> = err
+                    .lines()
+                    .filter(|l| !l.trim().is_empty())
+                    .take(3)
+                    .collect();
+                eprintln!(
+                    "skipped: npm could not install {name}@{version} (is the registry reachable?): {}",
+                    head.join(" | ")
+                );
+                return None;
+            }
+            Err(e) => {
+                eprintln!("skipped: npm could not run for {name}@{version}: {e}");
+                return None;
+            }
+        }
+    }
+    Some(package)
+}
+
+/// How one run goes: the bundled corpus and random scenarios, or one scenario file alone.
+enum Run<'a> {
+    Full,
+    Corpus(&'a Path),
+}
+
+fn adapter(script: &str, package: &Path, env: &[(&str, &str)]) -> Vec<OsString> {
+    let mut command: Vec<OsString> = Vec::new();
+    if !env.is_empty() {
+        command.push("env".into());
+        command.extend(env.iter().map(|(k, v)| OsString::from(format!("{k}={v}"))));
+    }
+    command.push("node".into());
+    command.push(repo().join("adapters/npm").join(script).into_os_string());
+    command.push(package.as_os_str().to_owned());
+    command
+}
+
+fn run(label: &str, command: Vec<OsString>, how: Run<'_>) -> Report {
+    let mut checker = ProcessChecker::start(command, Duration::from_secs(2)).unwrap();
+    let options = match how {
+        Run::Full => Options {
+            budget: BUDGET,
+            seed: SEED,
+            max_shrunk: 16,
+            ..Options::default()
+        },
+        Run::Corpus(file) => Options {
+            budget: Duration::ZERO,
+            seed: SEED,
+            bundled_corpus: false,
+            corpus: vec![load_file(file).unwrap()],
+            max_shrunk: 64,
+            ..Options::default()
+        },
+    };
+    let report = vet(&mut checker, &options).unwrap();
+    eprintln!(
+        "---- {label}\n{}",
+        rootguard_vet::report::text(&report, false)
+    );
+    // Whatever the package does, an adapter never hangs, crashes or breaks the protocol.
+    for class in [Class::Hang, Class::Crash, Class::ProtocolError] {
+        assert_eq!(report.count(class), 0, "{label}: {class}");
+    }
+    report
+}
+
+fn scenarios(file: &str) -> PathBuf {
+    repo().join("corpus/scenarios").join(file)
+}
+
+fn shrunk(report: &Report, class: Class) -> impl Iterator<Item = &Finding> {
+    report
+        .findings
+        .iter()
+        .filter(move |f| f.class == class && f.shrunk)
+}
+
+fn request(f: &Finding) -> serde_json::Value {
+    serde_json::from_str(&f.request).unwrap()
+}
+
+fn op(f: &Finding) -> Op {
+    f.scenario.cases[0].op
+}
+
+fn has_link(f: &Finding) -> bool {
+    f.scenario
+        .tree
+        .iter()
+        .any(|e| matches!(e, Entry::Symlink { .. }))
+}
+
+/// The requested path's last component is a link in the tree (so, for a
+/// write, the link the kernel follows even when it dangles).
+fn final_link(f: &Finding) -> bool {
+    let path = request(f)["path"].as_str().unwrap().to_owned();
+    f.scenario.tree.iter().any(|e| match e {
+        Entry::Symlink { path: p, .. } => path.ends_with(&format!("/{p}")),
+        _ => false,
+    })
+}
+
+fn summary(f: &Finding) -> String {
+    format!("{} -> {}", f.request, f.answer)
+}
+
+#[test]
+fn server_filesystem_2025_3_28_has_the_2025_symlink_and_prefix_escapes() {
+    let Some(pkg) = install(SERVER, "2025.3.28") else {
+        return;
+    };
+    let cmd = || adapter("server-filesystem.js", &pkg, &[]);
+    // CVE-2025-53109: the "symlink target outside" denial is swallowed by the
+    // catch meant for new files, which then checks only the parent.
+    let links = run(
+        "2025.3.28 links",
+        cmd(),
+        Run::Corpus(&scenarios("links.json")),
+    );
+    assert!(
+        shrunk(&links, Class::PathEscape).any(|f| op(f) == Op::Read && has_link(f)),
+        "no read through a link escaped"
+    );
+    // CVE-2025-53110: startsWith(allowedDir) with no separator boundary.
+    let prefix = run(
+        "2025.3.28 sibling-prefix",
+        cmd(),
+        Run::Corpus(&scenarios("sibling-prefix.json")),
+    );
+    assert!(
+        shrunk(&prefix, Class::PathEscape).any(|f| !has_link(f)),
+        "no sibling-prefix escape"
+    );
+    let full = run("2025.3.28 full", cmd(), Run::Full);
+    assert!(full.count(Class::PathEscape) > 0);
+}
+
+#[test]
+fn server_filesystem_2025_7_1_fixed_those_but_lets_a_dangling_link_through() {
+    let Some(pkg) = install(SERVER, "2025.7.1") else {
+        return;
+    };
+    let cmd = || adapter("server-filesystem.js", &pkg, &[]);
+    for file in ["links.json", "sibling-prefix.json", "dotdot.json"] {
+        let report = run(
+            &format!("2025.7.1 {file}"),
+            cmd(),
+            Run::Corpus(&scenarios(file)),
+        );
+        assert_eq!(report.escapes(), 0, "2025.7.1 escapes on {file}");
+    }
+    // The parent-only check for a path realpath cannot resolve accepts a dangling link.
+    let dangling = run(
+        "2025.7.1 dangling-write",
+        cmd(),
+        Run::Corpus(&scenarios("dangling-write.json")),
+    );
+    assert!(
+        shrunk(&dangling, Class::PathEscape).any(|f| op(f) == Op::Write && final_link(f)),
+        "no dangling-link write escaped"
+    );
+    let full = run("2025.7.1 full", cmd(), Run::Full);
+    assert!(full.count(Class::PathEscape) > 0);
+    for f in shrunk(&full, Class::PathEscape) {
+        assert!(
+            op(f) == Op::Write && has_link(f),
+            "a 2025.7.1 path escape that is not a write through a link: {}",
+            summary(f)
+        );
+    }
+}
+
+/// The requested path's last character is one the 2025.8–2026.8 normalizePath trims.
+fn trimmed_tail(f: &Finding) -> bool {
+    let path = request(f)["path"].as_str().unwrap().to_owned();
+    path.ends_with(|c: char| c.is_whitespace() || c == '\'' || c == '"')
+}
+
+#[test]
+fn server_filesystem_latest_tag_2026_8_31_trims_quotes_and_spaces() {
+    let Some(pkg) = install(SERVER, "2026.8.31") else {
+        return;
+    };
+    let cmd = || adapter("server-filesystem.js", &pkg, &[]);
+    for file in [
+        "links.json",
+        "sibling-prefix.json",
+        "dotdot.json",
+        "dangling-write.json",
+        "linked-parents.json",
+        "write-edge.json",
+    ] {
+        let report = run(
+            &format!("2026.8.31 {file}"),
+            cmd(),
+            Run::Corpus(&scenarios(file)),
+        );
+        assert_eq!(report.escapes(), 0, "2026.8.31 escapes on {file}");
+    }
+    // normalizePath trims whitespace and one surrounding quote before the
+    // allow-list check, so ROOT' and "ROOT " compare as ROOT.
+    let trimmed = repo().join("adapters/npm/scenarios/trimmed-sibling.json");
+    let report = run("2026.8.31 trimmed-sibling", cmd(), Run::Corpus(&trimmed));
+    assert!(
+        shrunk(&report, Class::PathEscape).any(|f| trimmed_tail(f) && !has_link(f)),
+        "no trimmed-sibling escape"
+    );
+    let full = run("2026.8.31 full", cmd(), Run::Full);
+    for f in shrunk(&full, Class::PathEscape) {
+        assert!(
+            trimmed_tail(f)
+                || f.scenario.tree.iter().any(|e| match e {
+                    Entry::Symlink { target, .. } =>
+                        target.ends_with(|c: char| c.is_whitespace() || c == '\'' || c == '"'),
+                    _ => false,
+                }),
+            "a 2026.8.31 path escape other than the trimmed sibling: {}",
+            summary(f)
+        );
+    }
+}
+
+#[test]
+fn server_filesystem_newest_2_0_1_has_no_path_escape() {
+    let Some(pkg) = install(SERVER, "2.0.1") else {
+        return;
+    };
+    let cmd = || adapter("server-filesystem.js", &pkg, &[]);
+    let trimmed = repo().join("adapters/npm/scenarios/trimmed-sibling.json");
+    let report = run("2.0.1 trimmed-sibling", cmd(), Run::Corpus(&trimmed));
+    assert_eq!(report.escapes(), 0);
+    let full = run("2.0.1 full", cmd(), Run::Full);
+    assert_eq!(
+        full.count(Class::PathEscape),
+        0,
+        "2.0.1: {:?}",
+        shrunk(&full, Class::PathEscape)
+            .map(summary)
+            .collect::<Vec<_>>()
+    );
+    // What remains are root URIs Node's URL parser accepts and rootguard
+    // does not (a fragment, a trailing newline, %6Cocalhost, %00/..): the
+    // client's roots, not the model's path.
+    assert!(full.count(Class::RootEscape) > 0);
+}
+
+fn helper_has_link_escapes(name: &str, version: &str, script: &str) {
+    let Some(pkg) = install(name, version) else {
+        return;
+    };
+    let cmd = || adapter(script, &pkg, &[]);
+    // Lexical only by design: every link out of a root is an escape.
+    let links = run(
+        &format!("{name} links"),
+        cmd(),
+        Run::Corpus(&scenarios("links.json")),
+    );
+    assert!(
+        shrunk(&links, Class::PathEscape).any(|f| op(f) == Op::Read && has_link(f)),
+        "{name}: no read through a link escaped"
+    );
+    // path.resolve first, so a plain prefix or `..` does not get through.
+    let prefix = run(
+        &format!("{name} sibling-prefix"),
+        cmd(),
+        Run::Corpus(&scenarios("sibling-prefix.json")),
+    );
+    assert_eq!(prefix.count(Class::PathEscape), 0, "{name}: sibling-prefix");
+    let full = run(&format!("{name} full"), cmd(), Run::Full);
+    assert!(full.count(Class::PathEscape) > 0);
+    for f in shrunk(&full, Class::PathEscape) {
+        assert!(
+            has_link(f),
+            "{name}: an escape without a link: {}",
+            summary(f)
+        );
+    }
+}
+
+#[test]
+fn is_path_inside_4_0_0_follows_no_link() {
+    helper_has_link_escapes("is-path-inside", "4.0.0", "is-path-inside.js");
+}
+
+#[test]
+fn path_is_inside_1_0_2_follows_no_link() {
+    helper_has_link_escapes("path-is-inside", "1.0.2", "path-is-inside.js");
+}
+
+#[test]
+fn path_is_inside_on_an_unresolved_path_lets_dotdot_through() {
+    let Some(pkg) = install("path-is-inside", "1.0.2") else {
+        return;
+    };
+    let raw = adapter("path-is-inside.js", &pkg, &[("ADAPTER_RAW_PATH", "1")]);
+    let report = run(
+        "path-is-inside raw dotdot",
+        raw,
+        Run::Corpus(&scenarios("sibling-prefix.json")),
+    );
+    assert!(
+        shrunk(&report, Class::PathEscape).any(|f| !has_link(f)
+            && request(f)["path"]
+                .as_str()
+                .unwrap()
+                .split('/')
+                .any(|c| c == "..")),
+        "no `..` escape with the raw path"
+    );
+}
