@@ -82,3 +82,31 @@ fn show(path: &Path) -> String {
         String::from_utf8_lossy(path.as_os_str().as_bytes())
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn changes_outside_the_skipped_dirs_are_seen_without_following_links() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let base = dir.path();
+        fs::create_dir_all(base.join("proj")).unwrap();
+        fs::create_dir_all(base.join("out")).unwrap();
+        fs::write(base.join("out/secret.txt"), "CANARY").unwrap();
+        std::os::unix::fs::symlink(base.join("out"), base.join("proj/ldir")).unwrap();
+        let skip = [base.join("proj")];
+        let before = snapshot(base, &skip);
+        fs::write(base.join("proj/inside.txt"), "fine").unwrap();
+        assert!(changes(&before, &snapshot(base, &skip)).is_empty());
+        fs::write(base.join("proj/ldir/new.txt"), "escaped").unwrap();
+        fs::write(base.join("out/secret.txt"), "changed").unwrap();
+        assert_eq!(
+            changes(&before, &snapshot(base, &skip)),
+            [
+                "changed {base}/out/secret.txt",
+                "created {base}/out/new.txt"
+            ]
+        );
+    }
+}

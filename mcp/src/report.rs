@@ -23,9 +23,8 @@ pub fn key_request(f: &Finding) -> Option<&str> {
             .filter(|m| m.direction == crate::client::Direction::ToServer)
     };
     sent()
-        .filter(|m| m.text.contains("\"tools/call\""))
-        .last()
-        .or_else(|| sent().last())
+        .rfind(|m| m.text.contains("\"tools/call\""))
+        .or_else(|| sent().next_back())
         .map(|m| m.text.as_str())
 }
 

@@ -370,6 +370,10 @@ struct Runner<'a> {
     server: Option<Value>,
 }
 
+/// A session that failed before it could be used: the kind, what happened,
+/// the exchange so far, and the tree.
+type Failed = (Kind, String, Transcript, Materialized);
+
 /// A materialized scenario with its server running, initialized.
 struct Live {
     materialized: Materialized,
@@ -434,7 +438,7 @@ impl Runner<'_> {
         &mut self,
         scenario: &Scenario,
         mode: Mode,
-    ) -> Result<Result<Live, (Kind, String, Transcript, Materialized)>, HarnessError> {
+    ) -> Result<Result<Live, Failed>, HarnessError> {
         let materialized = Materialized::new(scenario)
             .map_err(|e| HarnessError::Scenario(format!("{}: {e}", scenario.name)))?;
         let base = materialized.base().to_path_buf();

@@ -118,3 +118,45 @@ impl Launch {
         command
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roots_placeholder_becomes_one_argument_per_root() {
+        let command: Vec<String> = ["srv", "--x", "{roots}", "{roots}x"]
+            .map(String::from)
+            .into();
+        let roots = [PathBuf::from("/b/p"), PathBuf::from("/b/q r")];
+        let launch = Launch::new(
+            &command,
+            &roots,
+            Path::new("/b"),
+            Path::new("/b/h"),
+            Sandbox::None,
+        );
+        assert_eq!(launch.argv, ["srv", "--x", "/b/p", "/b/q r", "{roots}x"]);
+    }
+
+    #[test]
+    fn the_environment_is_scrubbed() {
+        let launch = Launch::new(
+            &["env".into()],
+            &[],
+            Path::new("/"),
+            Path::new("/"),
+            Sandbox::None,
+        );
+        let command = launch.command();
+        let keys: Vec<_> = command
+            .get_envs()
+            .map(|(k, _)| k.to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            keys.iter()
+                .all(|k| ["PATH", "HOME", "TMPDIR", "LANG"].contains(&k.as_str())),
+            "{keys:?}"
+        );
+    }
+}

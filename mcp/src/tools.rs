@@ -176,3 +176,62 @@ pub fn arguments(action: Action, paths: &[String], pattern: &str) -> Value {
         _ => json!({"path": first}),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(tools: &[Tool]) -> Vec<(Action, &str)> {
+        tools.iter().map(|t| (t.action, t.name.as_str())).collect()
+    }
+
+    #[test]
+    fn exact_names_win_and_schemas_must_fit() {
+        let tools = [
+            json!({"name": "read_file", "inputSchema": {"properties": {"path": {}}}}),
+            json!({"name": "read_text_file", "inputSchema": {"properties": {"path": {}}}}),
+            // A write tool without `content` is not used for writes.
+            json!({"name": "write_file", "inputSchema": {"properties": {"path": {}}}}),
+            json!({"name": "move_file", "inputSchema": {"properties": {"source": {}, "destination": {}}}}),
+        ];
+        assert_eq!(
+            names(&discover(&tools)),
+            [
+                (Action::Read, "read_text_file"),
+                (Action::Move, "move_file")
+            ]
+        );
+    }
+
+    #[test]
+    fn an_empty_schema_trusts_the_name_only() {
+        let tools = [
+            json!({"name": "read_file", "inputSchema": {"$schema": "x"}}),
+            json!({"name": "read_everything", "inputSchema": {"$schema": "x"}}),
+        ];
+        assert_eq!(names(&discover(&tools)), [(Action::Read, "read_file")]);
+    }
+
+    #[test]
+    fn similar_names_with_fitting_schemas_are_found() {
+        let tools = [json!({"name": "fs_read_file", "inputSchema": {"properties": {"path": {}}}})];
+        assert_eq!(names(&discover(&tools)), [(Action::Read, "fs_read_file")]);
+    }
+
+    #[test]
+    fn arguments_name_the_schema_properties() {
+        let paths = ["/a".to_string(), "/b".to_string()];
+        assert_eq!(
+            arguments(Action::Move, &paths, "x"),
+            json!({"source": "/a", "destination": "/b"})
+        );
+        assert_eq!(
+            arguments(Action::ReadMany, &paths[..1], "x"),
+            json!({"paths": ["/a"]})
+        );
+        assert_eq!(
+            arguments(Action::Search, &paths[..1], "p"),
+            json!({"path": "/a", "pattern": "p"})
+        );
+    }
+}
