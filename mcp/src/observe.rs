@@ -104,8 +104,8 @@ mod tests {
         assert_eq!(
             changes(&before, &snapshot(base, &skip)),
             [
-                "changed {base}/out/secret.txt",
-                "created {base}/out/new.txt"
+                "created {base}/out/new.txt",
+                "changed {base}/out/secret.txt"
             ]
         );
     }
