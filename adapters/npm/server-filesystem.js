@@ -13,11 +13,13 @@
 //
 //   roots -> allowed directories
 //     * versions with dist/roots-utils.js (2025.8 and later): the MCP roots
-//       path, exactly as the server runs it on a roots/list result:
-//       getValidRootDirectories(roots.map(uri => ({ uri }))), imported from
-//       the package. The server has no command-line directories here, so a
-//       roots list with no valid root leaves it with none (it then denies
-//       everything).
+//       path, as the server runs it on a roots/list result. First the SDK's
+//       schema check, reproduced here (RootSchema: every uri a string that
+//       starts with "file://", or the whole result is rejected and the
+//       server keeps what it had), then getValidRootDirectories(roots.map(
+//       uri => ({ uri }))), imported from the package. The server has no
+//       command-line directories here, so a roots list with no valid root
+//       leaves it with none (it then denies everything).
 //     * versions without it (2025.7.x and older; those servers take
 //       directories only on their command line): each root URI becomes a
 //       command-line argument through Node's url.fileURLToPath (a URI it
@@ -142,8 +144,18 @@ async function setUp() {
   let rootsToDirs;
   let rootsFrom;
   if (rootsUtils && typeof rootsUtils.getValidRootDirectories === 'function') {
-    rootsFrom = 'dist/roots-utils.js getValidRootDirectories';
-    rootsToDirs = async (roots) => ({ dirs: await rootsUtils.getValidRootDirectories(roots.map((uri) => ({ uri }))) });
+    rootsFrom = "the SDK's roots/list schema, then dist/roots-utils.js getValidRootDirectories";
+    rootsToDirs = async (roots) => {
+      // The MCP SDK validates a roots/list result before the server sees it:
+      // RootSchema is { uri: z.string().startsWith('file://') }, so one root
+      // that fails rejects the whole result, listRoots() throws, and the
+      // server keeps the directories it had: none here.
+      const bad = roots.find((uri) => typeof uri !== 'string' || !uri.startsWith('file://'));
+      if (bad !== undefined) {
+        return { dirs: null, why: `the SDK rejects the roots/list result (root ${JSON.stringify(bad)} does not start with file://), so the server has no allowed directory` };
+      }
+      return { dirs: await rootsUtils.getValidRootDirectories(roots.map((uri) => ({ uri }))) };
+    };
   } else {
     const start = indexSource.indexOf('// Store allowed directories');
     const end = indexSource.indexOf('// Security utilities');
