@@ -902,6 +902,29 @@ fn key_exchange(exchange: &[crate::client::Message]) -> Option<(String, String)>
     Some((request.text.clone(), response.text.clone()))
 }
 
+/// What the roots-that-change check found at one step.
+type Found = (Kind, String, &'static str, Vec<&'static str>);
+
+/// A step's finding with the truth of its read.
+type Judged = (Kind, String, &'static str, Vec<&'static str>, Judgement);
+
+/// A step's result with the truth of its read judged now, before the tree changes again.
+fn judged(
+    base: &std::path::Path,
+    (cut, name, found): (usize, &'static str, Option<Found>),
+) -> (usize, &'static str, Option<Judged>) {
+    let found = found.map(|(kind, evidence, dir, roots)| {
+        let uris: Vec<String> = roots
+            .iter()
+            .map(|r| format!("file://{}/{r}", base.display()))
+            .collect();
+        let path = format!("{}/{dir}/file.txt", base.display());
+        let truth = kernel::judge(&uris, path.as_bytes(), Op::Read);
+        (kind, evidence, dir, roots, truth)
+    });
+    (cut, name, found)
+}
+
 fn call(session: &mut Session, tool: &str, arguments: Value) -> Result<Value, SessionError> {
     session.request("tools/call", json!({"name": tool, "arguments": arguments}))
 }
@@ -1013,18 +1036,21 @@ impl Runner<'_> {
         let mut steps = || -> Result<(), SessionError> {
             let (a_before, text) = read(&mut session, "a")?;
             if !a_before {
-                results.push((
-                    session.transcript.len(),
-                    names[1],
-                    Some((
-                        Kind::RootNotHonoured,
-                        format!(
-                            "the initial root a was refused before any change: {}",
-                            tail(&text, 200)
-                        ),
-                        "a",
-                        vec!["a", "c"],
-                    )),
+                results.push(judged(
+                    &base,
+                    (
+                        session.transcript.len(),
+                        names[1],
+                        Some((
+                            Kind::RootNotHonoured,
+                            format!(
+                                "the initial root a was refused before any change: {}",
+                                tail(&text, 200)
+                            ),
+                            "a",
+                            vec!["a", "c"],
+                        )),
+                    ),
                 ));
                 return Ok(());
             }
@@ -1037,46 +1063,52 @@ impl Runner<'_> {
             session.request("ping", json!({}))?;
             let refreshed = session.roots_requests > asked;
             let (a_after, text) = read(&mut session, "a")?;
-            results.push((
-                session.transcript.len(),
-                names[0],
-                a_after.then(|| {
-                    (
-                        Kind::StaleRoot,
-                        format!(
-                            "after roots/list_changed {} the old root a still grants: {}",
-                            if refreshed {
-                                "and a roots/list answered with [b, c, d]"
-                            } else {
-                                "(the server never asked roots/list again)"
-                            },
-                            excerpt(&text, &token)
-                        ),
-                        "a",
-                        vec!["b", "c", "d"],
-                    )
-                }),
+            results.push(judged(
+                &base,
+                (
+                    session.transcript.len(),
+                    names[0],
+                    a_after.then(|| {
+                        (
+                            Kind::StaleRoot,
+                            format!(
+                                "after roots/list_changed {} the old root a still grants: {}",
+                                if refreshed {
+                                    "and a roots/list answered with [b, c, d]"
+                                } else {
+                                    "(the server never asked roots/list again)"
+                                },
+                                excerpt(&text, &token)
+                            ),
+                            "a",
+                            vec!["b", "c", "d"],
+                        )
+                    }),
+                ),
             ));
             let (b_after, text) = read(&mut session, "b")?;
-            results.push((
-                session.transcript.len(),
-                names[1],
-                (!b_after).then(|| {
-                    (
-                        Kind::RootNotHonoured,
-                        format!(
-                            "the new root b was refused{}: {}",
-                            if refreshed {
-                                ""
-                            } else {
-                                " (the server never asked roots/list again)"
-                            },
-                            tail(&text, 200)
-                        ),
-                        "b",
-                        vec!["b", "c", "d"],
-                    )
-                }),
+            results.push(judged(
+                &base,
+                (
+                    session.transcript.len(),
+                    names[1],
+                    (!b_after).then(|| {
+                        (
+                            Kind::RootNotHonoured,
+                            format!(
+                                "the new root b was refused{}: {}",
+                                if refreshed {
+                                    ""
+                                } else {
+                                    " (the server never asked roots/list again)"
+                                },
+                                tail(&text, 200)
+                            ),
+                            "b",
+                            vec!["b", "c", "d"],
+                        )
+                    }),
+                ),
             ));
             // Change 2: c vanishes from disk, d appears.
             let _ = fs::remove_file(base.join("c/file.txt"));
@@ -1089,36 +1121,42 @@ impl Runner<'_> {
             std::thread::sleep(Duration::from_millis(150));
             session.request("ping", json!({}))?;
             let (b_still, text) = read(&mut session, "b")?;
-            results.push((
-                session.transcript.len(),
-                names[2],
-                (!b_still).then(|| {
-                    (
-                        Kind::RootNotHonoured,
-                        format!(
-                            "with root c gone from disk, root b was refused: {}",
-                            tail(&text, 200)
-                        ),
-                        "b",
-                        vec!["b", "c", "d"],
-                    )
-                }),
+            results.push(judged(
+                &base,
+                (
+                    session.transcript.len(),
+                    names[2],
+                    (!b_still).then(|| {
+                        (
+                            Kind::RootNotHonoured,
+                            format!(
+                                "with root c gone from disk, root b was refused: {}",
+                                tail(&text, 200)
+                            ),
+                            "b",
+                            vec!["b", "c", "d"],
+                        )
+                    }),
+                ),
             ));
             let (d_now, text) = read(&mut session, "d")?;
-            results.push((
-                session.transcript.len(),
-                names[3],
-                (!d_now).then(|| {
-                    (
-                        Kind::RootNotHonoured,
-                        format!(
+            results.push(judged(
+                &base,
+                (
+                    session.transcript.len(),
+                    names[3],
+                    (!d_now).then(|| {
+                        (
+                            Kind::RootNotHonoured,
+                            format!(
                             "root d, listed before it existed, was refused after it appeared: {}",
                             tail(&text, 200)
                         ),
-                        "d",
-                        vec!["b", "c", "d"],
-                    )
-                }),
+                            "d",
+                            vec!["b", "c", "d"],
+                        )
+                    }),
+                ),
             ));
             Ok(())
         };
@@ -1127,12 +1165,10 @@ impl Runner<'_> {
         let exchange = session.close();
         let mut out = Vec::new();
         for (cut, name, found) in results {
-            let finding = found.map(|(kind, evidence, dir, roots)| {
+            let finding = found.map(|(kind, evidence, dir, roots, truth)| {
                 let path = format!("{{base}}/{dir}/file.txt");
                 let mut s = self.scenario(name, &tree, &roots, Some(Case { path: path.clone(), op: Op::Read, expect: None }));
                 s.note = Some("roots changed mid-session (see the exchange); the case is judged under the roots in force then".into());
-                let uris: Vec<String> = roots.iter().map(|r| uri(r)).collect();
-                let truth = kernel::judge(&uris, path.replace("{base}", materialized.base_text()).as_bytes(), Op::Read);
                 self.finding(kind, name, mode, Some(tool.clone()), evidence, Some(&truth), &s, exchange[..cut.min(exchange.len())].to_vec(), &materialized)
             });
             out.push(attempt(name, finding, None, requests));
