@@ -6,7 +6,8 @@
 //! refuse them with -32601 in a session without the capability, keep the
 //! exact bytes of every message for the findings, and kill a server that
 //! does not answer within a per-call timeout. All of that is a few lines
-//! over a pipe, and none of it needs an async runtime.
+//! over a pipe, and none of it needs an async runtime. (rmcp's client
+//! was not built here: the choice was made on these needs, not on a failed build.)
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Stdio};
@@ -22,6 +23,9 @@ use crate::HarnessError;
 
 /// The protocol revision the client offers in `initialize`.
 pub const PROTOCOL_VERSION: &str = "2025-11-25";
+
+/// How many `input_required` rounds one request may take.
+const MAX_INPUT_ROUNDS: usize = 5;
 
 /// Which way a message went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -262,6 +266,60 @@ impl Session {
     ///
     /// [`SessionError`] on timeout, exit, or a line that is not JSON.
     pub fn request(&mut self, method: &str, params: Value) -> Result<Value, SessionError> {
+        let mut params = params;
+        // Revision 2026-07-28 (multi round-trip requests): a server may answer
+        // with an `input_required` result naming requests such as roots/list;
+        // the client answers them in `inputResponses` and retries.
+        for _ in 0..MAX_INPUT_ROUNDS {
+            let response = self.request_once(method, params.clone())?;
+            let result = &response["result"];
+            if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
+                return Ok(response);
+            }
+            let mut responses = serde_json::Map::new();
+            if let Some(requests) = result.get("inputRequests").and_then(Value::as_object) {
+                for (key, request) in requests {
+                    if let Some(answer) = self.input_response(request) {
+                        responses.insert(key.clone(), answer);
+                    }
+                }
+            }
+            if !params.is_object() {
+                params = json!({});
+            }
+            params["inputResponses"] = Value::Object(responses);
+            match result.get("requestState") {
+                Some(state) => params["requestState"] = state.clone(),
+                None => {
+                    if let Some(p) = params.as_object_mut() {
+                        p.remove("requestState");
+                    }
+                }
+            }
+        }
+        Err(SessionError::Protocol {
+            detail: format!("{method} still asked for input after {MAX_INPUT_ROUNDS} rounds"),
+        })
+    }
+
+    /// The answer to one of an `input_required` result's requests; `None`
+    /// for what this client does not offer (roots without the capability,
+    /// sampling, elicitation).
+    fn input_response(&mut self, request: &Value) -> Option<Value> {
+        match (request.get("method").and_then(Value::as_str), &self.roots) {
+            (Some("roots/list"), Some(roots)) => {
+                self.roots_requests += 1;
+                Some(json!({"roots": listed_roots(roots)}))
+            }
+            (Some("roots/list"), None) => {
+                self.roots_requests += 1;
+                None
+            }
+            _ => None,
+        }
+    }
+
+    fn request_once(&mut self, method: &str, params: Value) -> Result<Value, SessionError> {
         let id = self.next_id;
         self.next_id += 1;
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
@@ -340,11 +398,7 @@ impl Session {
         let reply = match (method, &self.roots) {
             ("roots/list", Some(roots)) => {
                 self.roots_requests += 1;
-                let listed: Vec<Value> = roots
-                    .iter()
-                    .map(|uri| json!({"uri": uri, "name": root_name(uri)}))
-                    .collect();
-                json!({"jsonrpc": "2.0", "id": id, "result": {"roots": listed}})
+                json!({"jsonrpc": "2.0", "id": id, "result": {"roots": listed_roots(roots)}})
             }
             ("ping", _) => json!({"jsonrpc": "2.0", "id": id, "result": {}}),
             (method, _) => {
@@ -413,6 +467,13 @@ impl Drop for Session {
             let _ = self.child.wait();
         }
     }
+}
+
+fn listed_roots(roots: &[String]) -> Vec<Value> {
+    roots
+        .iter()
+        .map(|uri| json!({"uri": uri, "name": root_name(uri)}))
+        .collect()
 }
 
 fn root_name(uri: &str) -> String {

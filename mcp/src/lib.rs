@@ -17,8 +17,12 @@
 //! it with -32601 in a session without the capability, record the exact
 //! bytes of every message, and kill a server that misses a per-call
 //! deadline; a blocking pipe and a reader thread do all of that without an
-//! async runtime. Revision 2026-07-28's `input_required` results are not
-//! spoken yet.
+//! async runtime. Revision 2026-07-28's multi round-trip requests are
+//! answered too: a `tools/call` whose result is `input_required` with a
+//! `roots/list` among its `inputRequests` is retried with the roots in
+//! `inputResponses` (and `requestState` echoed). The client still offers
+//! protocol 2025-11-25 in `initialize`; the stateless 2026-07-28 handshake
+//! (per-request `_meta`, `server/discover`) is not spoken.
 //!
 //! # Examples
 //!

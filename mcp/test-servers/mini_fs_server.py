@@ -21,6 +21,10 @@ from urllib.parse import unquote, urlsplit
 class Server:
     # pushy_server.py sets this: ask roots/list whatever the client declared.
     always_ask = False
+    # mrtr_server.py sets this: ask for roots inside each tools/call, as
+    # revision 2026-07-28 does it (an input_required result, answered in
+    # inputResponses on the retry), never by a request of its own.
+    mrtr = False
 
     def __init__(self, refresh, dirs):
         self.refresh = refresh
@@ -104,10 +108,10 @@ class Server:
                 "serverInfo": {"name": "rootguard-mini-fs-" + ("refreshing" if self.refresh else "caching"),
                                "version": "0.1.0"}}})
         elif method == "notifications/initialized":
-            if self.client_has_roots or self.always_ask:
+            if (self.client_has_roots or self.always_ask) and not self.mrtr:
                 self.ask_roots()
         elif method == "notifications/roots/list_changed":
-            if self.refresh:
+            if self.refresh and not self.mrtr:
                 self.ask_roots()
         elif method == "ping":
             self.send({"jsonrpc": "2.0", "id": mid, "result": {}})
@@ -115,6 +119,16 @@ class Server:
             self.send({"jsonrpc": "2.0", "id": mid, "result": {"tools": self.TOOLS}})
         elif method == "tools/call":
             params = msg.get("params", {})
+            if self.mrtr and self.client_has_roots:
+                responses = params.get("inputResponses")
+                if responses is None or params.get("requestState") != "need-roots":
+                    self.send({"jsonrpc": "2.0", "id": mid, "result": {
+                        "resultType": "input_required",
+                        "inputRequests": {"roots": {"method": "roots/list", "params": {}}},
+                        "requestState": "need-roots"}})
+                    return
+                if "roots" in responses:
+                    self.set_roots(responses["roots"].get("roots", []))
             try:
                 text = self.tool(params.get("name"), params.get("arguments", {}))
                 result = {"content": [{"type": "text", "text": text}]}

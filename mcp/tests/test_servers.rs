@@ -137,3 +137,54 @@ fn roots_list_without_the_capability_gets_method_not_found() {
         "{text}"
     );
 }
+
+#[test]
+fn roots_asked_inside_a_tool_call_are_answered_in_input_responses() {
+    let Some(python) = python() else { return };
+    // The roots-that-change check passes only if each retried call carries
+    // the client's current roots: the command line names a and c only.
+    let mut options = options("mrtr_server.py", &python);
+    options.attacks = false;
+    let report = run(&options).expect("runs");
+    let text = rootguard_mcp::report::text(&report, false);
+    assert!(report.findings.is_empty(), "{text}");
+
+    // And on the wire: an input_required result, then the retry with inputResponses.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().canonicalize().expect("real path");
+    std::fs::write(root.join("f.txt"), "hello").expect("writes");
+    let launch = rootguard_mcp::sandbox::Launch::new(
+        &[
+            python.clone(),
+            test_servers().join("mrtr_server.py").display().to_string(),
+        ],
+        &[],
+        &root,
+        &root,
+        rootguard_mcp::Sandbox::None,
+    );
+    let uri = format!("file://{}", root.display());
+    let mut session =
+        rootguard_mcp::client::Session::start(&launch, Some(vec![uri]), Duration::from_secs(10))
+            .expect("starts");
+    session.initialize().expect("initializes");
+    let path = root.join("f.txt").display().to_string();
+    let response = session
+        .request(
+            "tools/call",
+            serde_json::json!({"name": "read_text_file", "arguments": {"path": path}}),
+        )
+        .expect("answers");
+    assert_eq!(
+        response["result"]["content"][0]["text"], "hello",
+        "{response}"
+    );
+    let transcript = session.close();
+    assert!(transcript
+        .iter()
+        .any(|m| m.text.contains("\"input_required\"")));
+    assert!(transcript
+        .iter()
+        .any(|m| m.text.contains("\"inputResponses\"")
+            && m.text.contains("\"requestState\":\"need-roots\"")));
+}
