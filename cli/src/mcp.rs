@@ -129,3 +129,112 @@ fn vet_server(args: &McpArgs) -> Result<bool, HarnessError> {
     }
     Ok(report.failed(args.strict))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: McpArgs,
+    }
+
+    fn args(line: &[&str]) -> McpArgs {
+        Cli::parse_from(std::iter::once("mcp").chain(line.iter().copied())).args
+    }
+
+    fn python() -> Option<String> {
+        let out = std::process::Command::new("python3")
+            .args(["-c", "import sys; print(sys.executable)"])
+            .output()
+            .ok()?;
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+    }
+
+    fn server(name: &str) -> String {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../mcp/test-servers")
+            .join(name)
+            .display()
+            .to_string()
+    }
+
+    #[test]
+    fn a_command_that_cannot_start_is_a_harness_error() {
+        let e = vet_server(&args(&["--", "/nonexistent/rootguard-no-such-server"]))
+            .expect_err("cannot start");
+        assert!(matches!(e, HarnessError::Start { .. }), "{e}");
+    }
+
+    #[test]
+    fn a_caching_server_fails_and_every_report_is_written() {
+        let Some(python) = python() else {
+            eprintln!("skipped: python3 is not available");
+            return;
+        };
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = |name: &str| dir.path().join(name).display().to_string();
+        let (json, sarif, junit, out) = (
+            file("r.json"),
+            file("r.sarif"),
+            file("r.xml"),
+            file("findings"),
+        );
+        let server = server("caching_server.py");
+        let line = [
+            "--no-attacks",
+            "--session",
+            "roots",
+            "--json",
+            &json,
+            "--sarif",
+            &sarif,
+            "--junit",
+            &junit,
+            "--out",
+            &out,
+            "--",
+            &python,
+            &server,
+            "{roots}",
+        ];
+        assert!(
+            vet_server(&args(&line)).expect("runs"),
+            "a stale root fails the run"
+        );
+        let report: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(&json).expect("json")).expect("parses");
+        assert_eq!(report["counts"]["stale-root"], 1);
+        assert!(fs::read_to_string(&sarif)
+            .expect("sarif")
+            .contains("\"stale-root\""));
+        assert!(fs::read_to_string(&junit)
+            .expect("junit")
+            .contains("<failure"));
+        assert!(std::path::Path::new(&out)
+            .join("roots-roots-change-old-root-revoked.exchange.jsonl")
+            .exists());
+    }
+
+    #[test]
+    fn a_refreshing_server_passes() {
+        let Some(python) = python() else {
+            eprintln!("skipped: python3 is not available");
+            return;
+        };
+        let server = server("refreshing_server.py");
+        let line = [
+            "--only",
+            "sibling-prefix-read",
+            "--",
+            &python,
+            &server,
+            "{roots}",
+        ];
+        assert!(!vet_server(&args(&line)).expect("runs"));
+    }
+}

@@ -188,3 +188,27 @@ fn roots_asked_inside_a_tool_call_are_answered_in_input_responses() {
         .any(|m| m.text.contains("\"inputResponses\"")
             && m.text.contains("\"requestState\":\"need-roots\"")));
 }
+
+#[test]
+fn without_a_sandbox_write_attacks_need_the_flag() {
+    let Some(python) = python() else { return };
+    let mut options = options("refreshing_server.py", &python);
+    options.sandbox = Some(rootguard_mcp::Sandbox::None);
+    options.modes = vec![Mode::NoRoots];
+    options.stale_roots = false;
+    options.filter = Some("dangling-link-write".into());
+    let report = run(&options).expect("runs");
+    assert!(!report.writes);
+    let o = outcome(&report, "dangling-link-write", Mode::NoRoots);
+    assert_eq!(o.skipped.as_deref(), Some("write attack without a sandbox"));
+    assert!(report
+        .notes
+        .iter()
+        .any(|n| n.contains("--allow-unsandboxed-writes")));
+    assert!(rootguard_mcp::report::text(&report, false).contains("write attacks skipped"));
+
+    options.allow_unsandboxed_writes = true;
+    let report = run(&options).expect("runs");
+    let o = outcome(&report, "dangling-link-write", Mode::NoRoots);
+    assert!(o.skipped.is_none() && o.finding.is_none(), "{o:?}");
+}
