@@ -4,6 +4,8 @@ use std::ffi::OsString;
 use std::fs;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
@@ -69,9 +71,17 @@ enum SandboxArg {
     None,
 }
 
-/// Runs `rootguard mcp`; exit 0 nothing found, 1 a finding that fails, 2 usage or harness error.
+/// Runs `rootguard mcp`; exit 0 nothing found, 1 a finding that fails, 2
+/// usage or harness error, 130 stopped by SIGINT or SIGTERM (temp trees
+/// removed, servers killed).
 pub fn run_mcp(args: McpArgs) -> ExitCode {
-    match vet_server(&args) {
+    let interrupted = Arc::new(AtomicBool::new(false));
+    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        // Without the handler a signal still ends the run, only less tidily.
+        let _ = signal_hook::flag::register(signal, Arc::clone(&interrupted));
+    }
+    match vet_server(&args, &interrupted) {
+        Ok(_) if interrupted.load(Ordering::Relaxed) => ExitCode::from(130),
         Ok(failed) => ExitCode::from(u8::from(failed)),
         Err(e) => {
             eprintln!("rootguard mcp: {e}");
@@ -80,7 +90,7 @@ pub fn run_mcp(args: McpArgs) -> ExitCode {
     }
 }
 
-fn vet_server(args: &McpArgs) -> Result<bool, HarnessError> {
+fn vet_server(args: &McpArgs, interrupted: &Arc<AtomicBool>) -> Result<bool, HarnessError> {
     let command = args
         .command
         .iter()
@@ -106,6 +116,7 @@ fn vet_server(args: &McpArgs) -> Result<bool, HarnessError> {
     options.attacks = !args.no_attacks;
     options.stale_roots = !args.no_roots_change;
     options.shrink = !args.no_shrink;
+    options.interrupted = Arc::clone(interrupted);
     let report = run(&options)?;
     print!("{}", report::text(&report, args.strict));
     let write = |path: &PathBuf, text: String| {
@@ -145,6 +156,10 @@ mod tests {
         Cli::parse_from(std::iter::once("mcp").chain(line.iter().copied())).args
     }
 
+    fn flag() -> Arc<AtomicBool> {
+        Arc::new(AtomicBool::new(false))
+    }
+
     fn python() -> Option<String> {
         let out = std::process::Command::new("python3")
             .args(["-c", "import sys; print(sys.executable)"])
@@ -165,8 +180,11 @@ mod tests {
 
     #[test]
     fn a_command_that_cannot_start_is_a_harness_error() {
-        let e = vet_server(&args(&["--", "/nonexistent/rootguard-no-such-server"]))
-            .expect_err("cannot start");
+        let e = vet_server(
+            &args(&["--", "/nonexistent/rootguard-no-such-server"]),
+            &flag(),
+        )
+        .expect_err("cannot start");
         assert!(matches!(e, HarnessError::Start { .. }), "{e}");
     }
 
@@ -203,7 +221,7 @@ mod tests {
             "{roots}",
         ];
         assert!(
-            vet_server(&args(&line)).expect("runs"),
+            vet_server(&args(&line), &flag()).expect("runs"),
             "a stale root fails the run"
         );
         let report: serde_json::Value =
@@ -235,6 +253,6 @@ mod tests {
             &server,
             "{roots}",
         ];
-        assert!(!vet_server(&args(&line)).expect("runs"));
+        assert!(!vet_server(&args(&line), &flag()).expect("runs"));
     }
 }

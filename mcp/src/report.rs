@@ -74,11 +74,16 @@ pub fn text(report: &Report, strict: bool) -> String {
     let _ = writeln!(out, "rootguard mcp: {}{server}", report.command);
     let _ = writeln!(
         out,
-        "  sandbox {}, write attacks {}, {} checks in {:.1}s",
+        "  sandbox {}, write attacks {}, {} checks in {:.1}s{}",
         report.sandbox.as_str(),
         if report.writes { "run" } else { "skipped" },
         report.outcomes.len(),
-        report.elapsed.as_secs_f64()
+        report.elapsed.as_secs_f64(),
+        if report.interrupted {
+            ", interrupted"
+        } else {
+            ""
+        }
     );
     for kind in Kind::ALL {
         let _ = writeln!(out, "  {:<18} {}", kind.as_str(), report.count(kind));
@@ -185,6 +190,7 @@ pub fn json(report: &Report, strict: bool) -> String {
         "sandbox": report.sandbox.as_str(),
         "write_attacks": report.writes,
         "elapsed_seconds": report.elapsed.as_secs_f64(),
+        "interrupted": report.interrupted,
         "failed": report.failed(strict),
         "counts": counts,
         "outcomes": outcomes,

@@ -3,6 +3,8 @@
 
 use std::fs;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use rootguard_proptests::{kernel, Case, Entry, Judgement, Materialized, Op, Scenario, Truth};
@@ -183,6 +185,9 @@ pub struct Options {
     pub shrink: bool,
     /// How long to wait for the server's first `roots/list`.
     pub roots_wait: Duration,
+    /// Set from outside (a signal handler) to stop between attacks; the
+    /// attack under way is dropped, its server killed and its tree removed.
+    pub interrupted: Arc<AtomicBool>,
 }
 
 impl Options {
@@ -199,6 +204,7 @@ impl Options {
             filter: None,
             shrink: true,
             roots_wait: Duration::from_secs(2),
+            interrupted: Arc::new(AtomicBool::new(false)),
         }
     }
 }
@@ -220,6 +226,8 @@ pub struct Report {
     pub outcomes: Vec<Outcome>,
     /// Observations that are not findings (a server asking roots/list without the capability …).
     pub notes: Vec<String>,
+    /// Whether the run was stopped by [`Options::interrupted`].
+    pub interrupted: bool,
     /// How long it took.
     pub elapsed: Duration,
 }
@@ -269,12 +277,17 @@ pub fn run(options: &Options) -> Result<Report, HarnessError> {
         findings: Vec::new(),
         outcomes: Vec::new(),
         notes: Vec::new(),
+        interrupted: false,
         elapsed: Duration::ZERO,
     };
+    let stop = || options.interrupted.load(Ordering::Relaxed);
     if !writes {
         report.notes.push("no sandbox (bubblewrap) here: write attacks skipped; pass --allow-unsandboxed-writes to run them anyway".into());
     }
-    for &mode in &options.modes {
+    'modes: for &mode in &options.modes {
+        if stop() {
+            break;
+        }
         let baseline = runner.baseline(mode)?;
         if mode == Mode::NoRoots {
             runner.note_roots_without_capability(&baseline, &mut report);
@@ -307,19 +320,30 @@ pub fn run(options: &Options) -> Result<Report, HarnessError> {
                 });
                 continue;
             }
+            if stop() {
+                break 'modes;
+            }
             let attempt = runner.attempt(&attack, &attack.tree, mode)?;
             let attempt = match (&attempt.finding, options.shrink) {
                 (Some(f), true) if f.kind.is_escape() => runner.shrink(&attack, mode, attempt)?,
                 _ => attempt,
             };
+            // A signal may have reached the server too: what it did then proves nothing.
+            if stop() {
+                break 'modes;
+            }
             runner.record(attempt, &mut report);
         }
     }
-    if options.stale_roots && options.modes.contains(&Mode::Roots) {
-        for attempt in runner.roots_change()? {
-            runner.record(attempt, &mut report);
+    if options.stale_roots && options.modes.contains(&Mode::Roots) && !stop() {
+        let attempts = runner.roots_change()?;
+        if !stop() {
+            for attempt in attempts {
+                runner.record(attempt, &mut report);
+            }
         }
     }
+    report.interrupted = stop();
     report.server = runner.server.clone();
     report.elapsed = started.elapsed();
     Ok(report)
@@ -812,7 +836,7 @@ impl Runner<'_> {
         let mut best = found;
         let mut tree = attack.tree.clone();
         let mut i = 0;
-        while i < tree.len() {
+        while i < tree.len() && !self.options.interrupted.load(Ordering::Relaxed) {
             let mut smaller = tree.clone();
             smaller.remove(i);
             if !smaller
