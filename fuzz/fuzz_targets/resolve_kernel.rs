@@ -3,6 +3,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rootguard_proptests::fuzzing::{check_resolve_kernel, ScenarioInput};
+use rootguard_proptests::fuzzing::{check_resolve_kernel, prefer_tmpfs, ScenarioInput};
 
-fuzz_target!(|input: ScenarioInput| check_resolve_kernel(&input));
+fuzz_target!(
+    init: prefer_tmpfs(),
+    |input: ScenarioInput| check_resolve_kernel(&input)
+);
