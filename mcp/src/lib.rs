@@ -24,6 +24,21 @@
 //! protocol 2025-11-25 in `initialize`; the stateless 2026-07-28 handshake
 //! (per-request `_meta`, `server/discover`) is not spoken.
 //!
+//! From the command line (`{roots}` becomes the root directories, one
+//! argument each; exit 0 nothing found, 1 an escape, hang, crash or
+//! protocol error, 2 usage or harness error, 130 interrupted):
+//!
+//! ```sh
+//! rootguard mcp --out findings/ --sarif report.sarif -- \
+//!     node node_modules/@modelcontextprotocol/server-filesystem/dist/index.js '{roots}'
+//! ```
+//!
+//! Safety: each server runs with its working directory, HOME and TMPDIR in
+//! the scenario's temp base, an environment scrubbed to PATH and LANG, a
+//! timeout per request, and where bubblewrap works, in a mount namespace
+//! where only that base is writable. Without it, write attacks run only
+//! with `--allow-unsandboxed-writes` ([`Options::allow_unsandboxed_writes`]).
+//!
 //! # Examples
 //!
 //! ```no_run
