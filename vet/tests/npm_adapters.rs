@@ -372,6 +372,98 @@ fn server_filesystem_newest_2_0_1_has_no_path_escape() {
     // does not (a fragment, a trailing newline, %6Cocalhost, %00/..): the
     // client's roots, not the model's path.
     assert!(full.count(Class::RootEscape) > 0);
+    // Among them one that widens the grant: `\` is `/` to the WHATWG parser,
+    // so file://B/work/p\..\.. grants B.
+    let backslash = repo().join("adapters/npm/scenarios/backslash-root.json");
+    let report = run("2.0.1 backslash-root", cmd(), Run::Corpus(&backslash));
+    assert_eq!(report.count(Class::PathEscape), 0);
+    assert!(shrunk(&report, Class::RootEscape).any(|f| f.scenario.roots[0].contains('\\')));
+}
+
+/// Every adapter answers what it cannot understand with a denial on its own
+/// line, and exits 0 when stdin closes.
+#[test]
+fn adapters_deny_malformed_requests_and_exit_on_eof() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let Some(ipi) = install("is-path-inside", "4.0.0") else {
+        return;
+    };
+    let Some(pii) = install("path-is-inside", "1.0.2") else {
+        return;
+    };
+    let Some(server) = install(SERVER, "2.0.1") else {
+        return;
+    };
+    let Some(old) = install(SERVER, "2025.3.28") else {
+        return;
+    };
+    let mut input: Vec<u8> = Vec::new();
+    let lines: [&[u8]; 9] = [
+        b"not json",
+        b"[1, 2]",
+        br#"{"id": 1, "roots": "file:///tmp", "path": "/tmp/x", "op": "read"}"#,
+        br#"{"id": 2, "roots": ["file:///tmp"], "path": 7, "op": "read"}"#,
+        br#"{"id": 3, "roots": ["file:///tmp"], "path": "/tmp/x", "op": "delete"}"#,
+        br#"{"id": 4, "roots": [null, 5, {"uri": "file:///tmp"}], "path": "/tmp/x", "op": "read"}"#,
+        b"{\"id\": 5, \"roots\": [\"file:///tmp\"], \"path\": \"/tmp/\xff\xfe\", \"op\": \"write\"}",
+        br#"{"id": 6, "roots": ["file:///tmp"], "path": "/tmp/a\u0000b", "op": "write"}"#,
+        br#"{"id": 7, "roots": [], "path": "/tmp/x", "op": "read"}"#,
+    ];
+    for line in lines {
+        input.extend_from_slice(line);
+        input.push(b'\n');
+    }
+    input.extend(std::iter::repeat_n(b'[', 20_000));
+    input.push(b'\n');
+    for (script, pkg) in [
+        ("is-path-inside.js", &ipi),
+        ("path-is-inside.js", &pii),
+        ("server-filesystem.js", &server),
+        ("server-filesystem.js", &old),
+    ] {
+        let mut child = Command::new("node")
+            .arg(repo().join("adapters/npm").join(script))
+            .arg(pkg)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(&input).unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{script} {}: {:?}",
+            pkg.display(),
+            out.status
+        );
+        let answers: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(
+            answers.len(),
+            lines.len() + 1,
+            "{script}: one answer per line"
+        );
+        for (n, answer) in answers.iter().enumerate() {
+            assert!(
+                answer["allowed"].is_boolean(),
+                "{script}: line {n}: {answer}"
+            );
+            // Bad UTF-8 and a NUL are well-formed requests: any verdict will
+            // do (a NUL is `either`); the rest cannot be understood.
+            if n != 6 && n != 7 {
+                assert_eq!(answer["allowed"], false, "{script}: line {n}: {answer}");
+                assert!(answer["reason"].is_string(), "{script}: line {n}: {answer}");
+            }
+        }
+        assert_eq!(answers[6]["id"], 5, "{script}: bad UTF-8 is still answered");
+        assert_eq!(answers[7]["id"], 6, "{script}: a NUL is still answered");
+        assert_eq!(answers[2]["id"], 1, "{script}: the id is echoed");
+    }
 }
 
 fn helper_has_link_escapes(name: &str, version: &str, script: &str) {
