@@ -20,7 +20,7 @@ pub struct McpArgs {
     /// Which session modes to run: with the roots capability, without it, or both.
     #[arg(long, value_enum, default_value_t = SessionArg::Both)]
     session: SessionArg,
-    /// The sandbox: bubblewrap where it works (auto), or none.
+    /// The sandbox: the first of bubblewrap and `unshare --mount` that works here (auto), one of them, or none.
     #[arg(long, value_enum, default_value_t = SandboxArg::Auto)]
     sandbox: SandboxArg,
     /// Run write attacks even without a sandbox (they stay inside the temp base).
@@ -68,6 +68,8 @@ enum SessionArg {
 #[derive(Clone, Copy, ValueEnum)]
 enum SandboxArg {
     Auto,
+    Bwrap,
+    Unshare,
     None,
 }
 
@@ -109,6 +111,8 @@ fn vet_server(args: &McpArgs, interrupted: &Arc<AtomicBool>) -> Result<bool, Har
     };
     options.sandbox = match args.sandbox {
         SandboxArg::Auto => None,
+        SandboxArg::Bwrap => Some(Sandbox::Bwrap),
+        SandboxArg::Unshare => Some(Sandbox::Unshare),
         SandboxArg::None => Some(Sandbox::None),
     };
     options.allow_unsandboxed_writes = args.allow_unsandboxed_writes;

@@ -35,9 +35,10 @@
 //!
 //! Safety: each server runs with its working directory, HOME and TMPDIR in
 //! the scenario's temp base, an environment scrubbed to PATH and LANG, a
-//! timeout per request, and where bubblewrap works, in a mount namespace
-//! where only that base is writable. Without it, write attacks run only
-//! with `--allow-unsandboxed-writes` ([`Options::allow_unsandboxed_writes`]).
+//! timeout per request, and where bubblewrap or `unshare --mount` works
+//! ([`Sandbox::detect`]), in a mount namespace where only that base is
+//! writable. Without one, write attacks run only with
+//! `--allow-unsandboxed-writes` ([`Options::allow_unsandboxed_writes`]).
 //!
 //! # Examples
 //!

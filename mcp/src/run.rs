@@ -261,7 +261,13 @@ pub fn run(options: &Options) -> Result<Report, HarnessError> {
         ..options.clone()
     };
     let sandbox = options.sandbox.unwrap_or_else(Sandbox::detect);
-    let writes = sandbox == Sandbox::Bwrap || options.allow_unsandboxed_writes;
+    if sandbox != Sandbox::None && options.sandbox.is_some() && !sandbox.confines() {
+        return Err(HarnessError::Usage(format!(
+            "the {} sandbox does not work here (a probe could write outside its base); choose another with --sandbox",
+            sandbox.as_str()
+        )));
+    }
+    let writes = sandbox != Sandbox::None || options.allow_unsandboxed_writes;
     let mut runner = Runner {
         options,
         sandbox,
@@ -282,7 +288,7 @@ pub fn run(options: &Options) -> Result<Report, HarnessError> {
     };
     let stop = || options.interrupted.load(Ordering::Relaxed);
     if !writes {
-        report.notes.push("no sandbox (bubblewrap) here: write attacks skipped; pass --allow-unsandboxed-writes to run them anyway".into());
+        report.notes.push("no sandbox (neither bubblewrap nor unshare --mount works here): write attacks skipped; pass --allow-unsandboxed-writes to run them anyway".into());
     }
     'modes: for &mode in &options.modes {
         if stop() {

@@ -13,35 +13,82 @@ pub const ROOTS_PLACEHOLDER: &str = "{roots}";
 pub enum Sandbox {
     /// bubblewrap: `/` read-only, the base read-write, fresh `/dev`, `/proc` and PID namespace.
     Bwrap,
+    /// `unshare --mount` (needs root): every mount remounted read-only but
+    /// the base, bound onto itself first.
+    Unshare,
     /// None: only the working directory and the scrubbed environment.
     None,
 }
 
 impl Sandbox {
-    /// bubblewrap when `bwrap` is on PATH and can make a namespace here, else none.
+    /// The first sandbox that is shown to work here: bubblewrap, then
+    /// `unshare`, each probed by a write inside and one outside a temp base;
+    /// else none.
     pub fn detect() -> Sandbox {
-        let works = Command::new("bwrap")
-            .args(["--ro-bind", "/", "/", "--dev", "/dev", "--", "true"])
+        [Sandbox::Bwrap, Sandbox::Unshare]
+            .into_iter()
+            .find(|s| s.confines())
+            .unwrap_or(Sandbox::None)
+    }
+
+    /// Whether a process in this sandbox can write in its base and nowhere else.
+    pub fn confines(self) -> bool {
+        if self == Sandbox::None {
+            return false;
+        }
+        let Ok(dir) = tempfile::Builder::new()
+            .prefix("rootguard-mcp-probe-")
+            .tempdir()
+        else {
+            return false;
+        };
+        let Ok(parent) = dir.path().canonicalize() else {
+            return false;
+        };
+        let base = parent.join("base");
+        if std::fs::create_dir(&base).is_err() {
+            return false;
+        }
+        let probe = [
+            "sh".to_owned(),
+            "-c".to_owned(),
+            ": > \"$0/in\"; : > \"$1/out\"".to_owned(),
+            base.display().to_string(),
+            parent.display().to_string(),
+        ];
+        let launch = Launch::new(&probe, &[], &base, &base, self);
+        let ran = launch
+            .command()
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .status()
-            .is_ok_and(|s| s.success());
-        if works {
-            Sandbox::Bwrap
-        } else {
-            Sandbox::None
-        }
+            .is_ok();
+        ran && base.join("in").exists() && !parent.join("out").exists()
     }
 
     /// `"bwrap"` or `"none"`.
     pub fn as_str(self) -> &'static str {
         match self {
             Sandbox::Bwrap => "bwrap",
+            Sandbox::Unshare => "unshare",
             Sandbox::None => "none",
         }
     }
 }
+
+/// Run by `sh` in the new mount namespace: `$1` is the base, the rest the
+/// server's command. The base becomes a mount of its own, then every other
+/// mount is made read-only; a mount that refuses stays as it was, which the
+/// probe in [`Sandbox::confines`] would catch for the root file system.
+const UNSHARE_SCRIPT: &str = r#"set -e
+base=$1; shift
+mount --bind "$base" "$base"
+cut -d' ' -f5 /proc/self/mountinfo | while read -r mp; do
+  case "$mp" in "$base"|"$base"/*) continue;; esac
+  mount -o remount,bind,ro "$mp" 2>/dev/null || true
+done
+exec "$@""#;
 
 /// A server command ready to start for one scenario.
 #[derive(Debug, Clone)]
@@ -101,6 +148,12 @@ impl Launch {
                 c.args(&self.argv);
                 c
             }
+            Sandbox::Unshare => {
+                let mut c = Command::new("unshare");
+                c.args(["--mount", "--propagation", "private", "--", "sh", "-c"]);
+                c.arg(UNSHARE_SCRIPT).arg("sh").arg(&base).args(&self.argv);
+                c
+            }
             Sandbox::None => {
                 let mut c = Command::new(&self.argv[0]);
                 c.args(&self.argv[1..]);
@@ -137,6 +190,23 @@ mod tests {
             Sandbox::None,
         );
         assert_eq!(launch.argv, ["srv", "--x", "/b/p", "/b/q r", "{roots}x"]);
+    }
+
+    #[test]
+    fn a_working_sandbox_confines_writes_to_the_base() {
+        for sandbox in [Sandbox::Bwrap, Sandbox::Unshare] {
+            // `confines` is itself the check: a write inside, none outside.
+            eprintln!(
+                "{}: {}",
+                sandbox.as_str(),
+                if sandbox.confines() {
+                    "confines"
+                } else {
+                    "not available here"
+                }
+            );
+        }
+        assert!(!Sandbox::None.confines());
     }
 
     #[test]
