@@ -79,14 +79,14 @@ impl Sandbox {
 
 /// Run by `sh` in the new mount namespace: `$1` is the base, the rest the
 /// server's command. The base becomes a mount of its own, then every other
-/// mount is made read-only; a mount that refuses stays as it was, which the
-/// probe in [`Sandbox::confines`] would catch for the root file system.
+/// mount is made read-only. If `/` refuses, the server does not start; any
+/// other mount that refuses (a pseudo file system) stays as it was.
 const UNSHARE_SCRIPT: &str = r#"set -e
 base=$1; shift
 mount --bind "$base" "$base"
 cut -d' ' -f5 /proc/self/mountinfo | while read -r mp; do
   case "$mp" in "$base"|"$base"/*) continue;; esac
-  mount -o remount,bind,ro "$mp" 2>/dev/null || true
+  if [ "$mp" = / ]; then mount -o remount,bind,ro /; else mount -o remount,bind,ro "$mp" 2>/dev/null || true; fi
 done
 exec "$@""#;
 
