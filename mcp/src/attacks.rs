@@ -27,6 +27,10 @@ pub struct Attack {
     pub paths: Vec<String>,
     /// The scenario case that names the hostile target: index into `paths`, and its op.
     pub case: (usize, Op),
+    /// A hostile root the client lists after `proj` (roots mode only): a URI
+    /// that grants nothing under docs/semantics.md §1, so a server that
+    /// lets it grant `out` has a root escape.
+    pub hostile_root: Option<&'static str>,
 }
 
 /// The placeholder in canary contents and names for the run's token.
@@ -76,7 +80,44 @@ fn attack(
         tree,
         paths: paths.iter().map(|p| at(p)).collect(),
         case,
+        hostile_root: None,
     }
+}
+
+/// Root URIs that count for nothing (docs/semantics.md §1) but that a
+/// lenient parser reads as `{base}/out`, with the rule each breaks.
+pub const HOSTILE_ROOTS: [(&str, &str); 12] = [
+    ("root-query", "file://{base}/out?x=1"),
+    ("root-fragment", "file://{base}/out#x"),
+    ("root-bare-path", "{base}/out"),
+    ("root-relative-path", "../out"),
+    ("root-trailing-space", "file://{base}/out "),
+    ("root-backslash", "file://{base}\\out"),
+    ("root-tab", "file://{base}/o\tut"),
+    ("root-host", "file://rootguard.invalid{base}/out"),
+    ("root-userinfo", "file://u@localhost{base}/out"),
+    ("root-port", "file://localhost:22{base}/out"),
+    ("root-encoded-slash", "file://{base}/proj%2F..%2Fout"),
+    ("root-nul", "file://{base}/out%00"),
+];
+
+/// One attack per hostile root: the client lists `proj` and the hostile
+/// root, then reads a canary in `out`.
+pub fn root_attacks() -> Vec<Attack> {
+    HOSTILE_ROOTS
+        .iter()
+        .map(|(name, uri)| Attack {
+            hostile_root: Some(uri),
+            ..attack(
+                name,
+                "a root URI that grants nothing, read leniently",
+                Action::Read,
+                vec![dir("proj"), canary("out/secret.txt")],
+                &["out/secret.txt"],
+                (0, Op::Read),
+            )
+        })
+        .collect()
 }
 
 /// Every attack, reads first.
@@ -348,4 +389,24 @@ pub fn all() -> Vec<Attack> {
             (1, Op::Write),
         ),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_hostile_root_grants_nothing_by_the_contract() {
+        for (name, uri) in HOSTILE_ROOTS {
+            let uri = uri.replace("{base}", "/tmp/rootguard-b");
+            assert!(
+                rootguard::RootUri::parse(&uri).is_err(),
+                "{name}: core accepts {uri:?}"
+            );
+            assert!(
+                rootguard_proptests::oracle::parse_root_uri(&uri).is_err(),
+                "{name}: the oracle accepts {uri:?}"
+            );
+        }
+    }
 }

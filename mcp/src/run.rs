@@ -47,6 +47,8 @@ pub enum Kind {
     ReadEscape,
     /// A file appeared, changed or vanished outside the roots.
     WriteEscape,
+    /// A root URI that grants nothing (docs/semantics.md §1) granted access.
+    RootEscape,
     /// Metadata of an outside target was returned.
     InfoEscape,
     /// After the roots changed, an old root still granted access.
@@ -63,9 +65,10 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in report order.
-    pub const ALL: [Kind; 8] = [
+    pub const ALL: [Kind; 9] = [
         Kind::ReadEscape,
         Kind::WriteEscape,
+        Kind::RootEscape,
         Kind::InfoEscape,
         Kind::StaleRoot,
         Kind::RootNotHonoured,
@@ -79,6 +82,7 @@ impl Kind {
         match self {
             Kind::ReadEscape => "read-escape",
             Kind::WriteEscape => "write-escape",
+            Kind::RootEscape => "root-escape",
             Kind::InfoEscape => "info-escape",
             Kind::StaleRoot => "stale-root",
             Kind::RootNotHonoured => "root-not-honoured",
@@ -92,7 +96,11 @@ impl Kind {
     pub fn is_escape(self) -> bool {
         matches!(
             self,
-            Kind::ReadEscape | Kind::WriteEscape | Kind::InfoEscape | Kind::StaleRoot
+            Kind::ReadEscape
+                | Kind::WriteEscape
+                | Kind::RootEscape
+                | Kind::InfoEscape
+                | Kind::StaleRoot
         )
     }
 
@@ -106,6 +114,9 @@ impl Kind {
         match self {
             Kind::ReadEscape => "a tool returned the contents or names of files outside every root",
             Kind::WriteEscape => "a tool created, changed or removed something outside every root",
+            Kind::RootEscape => {
+                "a root URI that must grant nothing (docs/semantics.md section 1) granted access"
+            }
             Kind::InfoEscape => "a tool returned metadata of a target outside every root",
             Kind::StaleRoot => "after roots/list_changed an old root still granted access",
             Kind::RootNotHonoured => {
@@ -309,12 +320,15 @@ pub fn run(options: &Options) -> Result<Report, HarnessError> {
         if !options.attacks {
             continue;
         }
-        for attack in attacks::all() {
+        for attack in attacks::all().into_iter().chain(attacks::root_attacks()) {
             if options
                 .filter
                 .as_ref()
                 .is_some_and(|f| !attack.name.contains(f.as_str()))
             {
+                continue;
+            }
+            if attack.hostile_root.is_some() && mode == Mode::NoRoots {
                 continue;
             }
             if attack.action.writes() && !writes {
@@ -476,10 +490,16 @@ impl Runner<'_> {
         fs::create_dir(&home).map_err(|e| {
             HarnessError::Scenario(format!("cannot create {}: {e}", home.display()))
         })?;
+        // Only plain roots go on the command line; a hostile one is for roots/list alone.
         let root_dirs: Vec<PathBuf> = scenario
             .roots
             .iter()
-            .map(|r| base.join(r.trim_start_matches("file://{base}/")))
+            .filter_map(|r| r.strip_prefix("file://{base}/"))
+            .filter(|rel| {
+                rel.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"/._-".contains(&b))
+            })
+            .map(|rel| base.join(rel))
             .collect();
         let mut skip = root_dirs.clone();
         skip.push(home.clone());
@@ -692,6 +712,9 @@ impl Runner<'_> {
         };
         let mut scenario = self.scenario(attack.name, tree, &[ROOT], Some(case));
         scenario.note = Some(attack.note.into());
+        scenario
+            .roots
+            .extend(attack.hostile_root.map(str::to_owned));
         let name = attack.name.to_string();
         let live = match self.start(&scenario, mode)? {
             Ok(live) => live,
@@ -820,6 +843,18 @@ impl Runner<'_> {
                 }
             }
         };
+        // With a hostile root listed, any escape is that root's doing.
+        let finding = finding.map(|mut f| {
+            if attack.hostile_root.is_some() && f.kind.is_escape() {
+                f.kind = Kind::RootEscape;
+                f.evidence = format!(
+                    "the root {:?} granted what it must not: {}",
+                    f.scenario.roots.last().cloned().unwrap_or_default(),
+                    f.evidence
+                );
+            }
+            f
+        });
         Ok(Attempt {
             name,
             mode,

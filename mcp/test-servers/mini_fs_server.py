@@ -14,8 +14,33 @@ differs between the two servers built on it is what happens on
 
 import json
 import os
+import posixpath
+import re
 import sys
 from urllib.parse import unquote, urlsplit
+
+# RFC 3986 path characters; anything else makes a root URI invalid.
+PATH_CHARS = re.compile(r"^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})*$")
+
+
+def root_path(uri):
+    """The directory a root URI names, or None when it counts for nothing:
+    not file:, a host, userinfo or port, a query or fragment, a character
+    outside RFC 3986, %2F or %00 (rootguard's docs/semantics.md section 1)."""
+    if uri[:5].lower() != "file:":
+        return None
+    rest = uri[5:]
+    if rest.startswith("//"):
+        slash = rest.find("/", 2)
+        authority = rest[2:] if slash < 0 else rest[2:slash]
+        if authority.lower() not in ("", "localhost") or slash < 0:
+            return None
+        rest = rest[slash:]
+    if not rest.startswith("/") or not PATH_CHARS.match(rest):
+        return None
+    if re.search(r"%2[Ff]|%00", rest):
+        return None
+    return posixpath.normpath(unquote(rest))
 
 
 class Server:
@@ -25,6 +50,9 @@ class Server:
     # revision 2026-07-28 does it (an input_required result, answered in
     # inputResponses on the retry), never by a request of its own.
     mrtr = False
+    # lenient_roots_server.py sets this: read root URIs the lenient way
+    # (urllib's urlsplit: query and fragment dropped, any host accepted).
+    lenient = False
 
     def __init__(self, refresh, dirs):
         self.refresh = refresh
@@ -46,11 +74,9 @@ class Server:
     def set_roots(self, roots):
         allowed = []
         for root in roots:
-            parts = urlsplit(root.get("uri", ""))
-            if parts.scheme.lower() != "file" or parts.netloc not in ("", "localhost"):
-                continue
-            path = unquote(parts.path)
-            if os.path.isdir(path):
+            uri = root.get("uri", "")
+            path = unquote(urlsplit(uri).path) if self.lenient else root_path(uri)
+            if path is not None and os.path.isdir(path):
                 allowed.append(os.path.realpath(path))
         self.allowed = allowed
 

@@ -212,3 +212,34 @@ fn without_a_sandbox_write_attacks_need_the_flag() {
     let o = outcome(&report, "dangling-link-write", Mode::NoRoots);
     assert!(o.skipped.is_none() && o.finding.is_none(), "{o:?}");
 }
+
+#[test]
+fn a_lenient_root_parser_is_a_root_escape() {
+    let Some(python) = python() else { return };
+    let mut options = options("lenient_roots_server.py", &python);
+    options.modes = vec![Mode::Roots];
+    options.stale_roots = false;
+    options.filter = Some("root-".into());
+    let report = run(&options).expect("runs");
+    for name in ["root-query", "root-fragment", "root-host"] {
+        assert_found(&report, name, Mode::Roots, Kind::RootEscape);
+    }
+    let f = report
+        .findings
+        .iter()
+        .find(|f| f.attack == "root-query")
+        .expect("finding");
+    assert_eq!(
+        f.scenario.roots,
+        ["file://{base}/proj", "file://{base}/out?x=1"]
+    );
+    assert_eq!(
+        f.scenario.cases[0].expect,
+        Some(rootguard_proptests::Expect::Outside)
+    );
+    assert!(
+        f.truth.as_deref().is_some_and(|t| t.contains("no query")),
+        "{:?}",
+        f.truth
+    );
+}
