@@ -121,6 +121,15 @@ fn vet_server(args: &McpArgs, interrupted: &Arc<AtomicBool>) -> Result<bool, Har
     options.stale_roots = !args.no_roots_change;
     options.shrink = !args.no_shrink;
     options.interrupted = Arc::clone(interrupted);
+    // Each check as it ends, on stderr, so a minute-long run is not silent.
+    options.progress = Some(Arc::new(|o: &rootguard_mcp::Outcome| {
+        let status = match (&o.finding, &o.skipped) {
+            (Some(kind), _) => kind.as_str().to_uppercase(),
+            (None, Some(why)) => format!("skipped ({why})"),
+            (None, None) => "ok".into(),
+        };
+        eprintln!("rootguard mcp: [{}] {} {status}", o.mode.as_str(), o.name);
+    }));
     let report = run(&options)?;
     print!("{}", report::text(&report, args.strict));
     let write = |path: &PathBuf, text: String| {

@@ -175,8 +175,11 @@ pub struct Outcome {
     pub skipped: Option<String>,
 }
 
+/// A callback told each outcome as it is settled.
+pub type ProgressFn = Arc<dyn Fn(&Outcome) + Send + Sync>;
+
 /// How a run is done.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Options {
     /// The server command, `{roots}` standing for the root directories.
     pub command: Vec<String>,
@@ -201,6 +204,21 @@ pub struct Options {
     /// Set from outside (a signal handler) to stop between attacks; the
     /// attack under way is dropped, its server killed and its tree removed.
     pub interrupted: Arc<AtomicBool>,
+    /// Called with each outcome as it is settled (a display of progress).
+    pub progress: Option<ProgressFn>,
+}
+
+impl std::fmt::Debug for Options {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Options")
+            .field("command", &self.command)
+            .field("timeout", &self.timeout)
+            .field("sandbox", &self.sandbox)
+            .field("allow_unsandboxed_writes", &self.allow_unsandboxed_writes)
+            .field("modes", &self.modes)
+            .field("filter", &self.filter)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Options {
@@ -218,6 +236,7 @@ impl Options {
             shrink: true,
             roots_wait: Duration::from_secs(2),
             interrupted: Arc::new(AtomicBool::new(false)),
+            progress: None,
         }
     }
 }
@@ -334,12 +353,16 @@ pub fn run(options: &Options) -> Result<Report, HarnessError> {
                 continue;
             }
             if attack.action.writes() && !writes {
-                report.outcomes.push(Outcome {
-                    name: attack.name.into(),
-                    mode,
-                    finding: None,
-                    skipped: Some("write attack without a sandbox".into()),
-                });
+                runner.record(
+                    Attempt {
+                        name: attack.name.into(),
+                        mode,
+                        finding: None,
+                        skipped: Some("write attack without a sandbox".into()),
+                        roots_requests: 0,
+                    },
+                    &mut report,
+                );
                 continue;
             }
             if stop() {
@@ -429,12 +452,16 @@ struct Live {
 
 impl Runner<'_> {
     fn record(&self, attempt: Attempt, report: &mut Report) {
-        report.outcomes.push(Outcome {
+        let outcome = Outcome {
             name: attempt.name,
             mode: attempt.mode,
             finding: attempt.finding.as_ref().map(|f| f.kind),
             skipped: attempt.skipped,
-        });
+        };
+        if let Some(progress) = &self.options.progress {
+            progress(&outcome);
+        }
+        report.outcomes.push(outcome);
         if let Some(f) = attempt.finding {
             report.findings.push(f);
         }
