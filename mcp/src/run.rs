@@ -690,18 +690,24 @@ impl Runner<'_> {
                     roots_requests,
                 })
             }
-            Ok(Ok((_, true, _))) if stray.is_empty() => None,
-            Ok(Ok((tool, true, _))) => Some(self.finding(
+            // Noise on stdout breaks every client of the server: it comes first.
+            Ok(Ok((tool, read, _))) if !stray.is_empty() => Some(self.finding(
                 Kind::ProtocolError,
                 &name,
                 mode,
                 Some(tool),
-                format!("non-JSON lines on stdout: {:?}", stray.first()),
+                format!(
+                    "{} non-JSON line(s) on stdout, the first {:?} (the read inside the root {})",
+                    stray.len(),
+                    stray[0],
+                    if read { "worked" } else { "failed" }
+                ),
                 None,
                 &scenario,
                 exchange,
                 &materialized,
             )),
+            Ok(Ok((_, true, _))) => None,
             Ok(Ok((tool, false, response))) => Some(self.finding(
                 Kind::RootNotHonoured,
                 &name,
