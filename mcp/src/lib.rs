@@ -55,6 +55,7 @@
 pub mod attacks;
 pub mod client;
 mod error;
+mod kind;
 pub mod observe;
 pub mod report;
 pub mod run;
@@ -62,5 +63,6 @@ pub mod sandbox;
 pub mod tools;
 
 pub use error::HarnessError;
-pub use run::{run, Finding, Kind, Mode, Options, Outcome, Report};
+pub use kind::Kind;
+pub use run::{run, Finding, Mode, Options, Outcome, Report};
 pub use sandbox::Sandbox;

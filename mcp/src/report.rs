@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 use rootguard_proptests::{Document, FORMAT_VERSION};
 use serde_json::{json, Value};
 
-use crate::run::{Finding, Kind, Report};
+use crate::run::{Finding, Report};
 use crate::HarnessError;
+use crate::Kind;
 
 /// The request that showed a finding: its key request, else the last message sent.
 pub fn key_request(f: &Finding) -> Option<&str> {

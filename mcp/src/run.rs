@@ -15,7 +15,7 @@ use crate::client::{is_failure, response_text, tail, Session, SessionError, Tran
 use crate::observe::{changes, snapshot};
 use crate::sandbox::{Launch, Sandbox};
 use crate::tools::{self, Action};
-use crate::HarnessError;
+use crate::{HarnessError, Kind};
 
 mod roots_change;
 
@@ -39,101 +39,6 @@ impl Mode {
             Mode::Roots => "roots",
             Mode::NoRoots => "no-roots",
         }
-    }
-}
-
-/// What kind of defect a finding shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Kind {
-    /// An outside file's canary came back in a result.
-    ReadEscape,
-    /// A file appeared, changed or vanished outside the roots.
-    WriteEscape,
-    /// A root URI that grants nothing (docs/semantics.md §1) granted access.
-    RootEscape,
-    /// Metadata of an outside target was returned.
-    InfoEscape,
-    /// After the roots changed, an old root still granted access.
-    StaleRoot,
-    /// A root was not honoured (a baseline read failed, or a new root did not work).
-    RootNotHonoured,
-    /// No response within the timeout.
-    Hang,
-    /// The server exited.
-    Crash,
-    /// Output that breaks JSON-RPC over stdio.
-    ProtocolError,
-}
-
-impl Kind {
-    /// Every kind, in report order.
-    pub const ALL: [Kind; 9] = [
-        Kind::ReadEscape,
-        Kind::WriteEscape,
-        Kind::RootEscape,
-        Kind::InfoEscape,
-        Kind::StaleRoot,
-        Kind::RootNotHonoured,
-        Kind::Hang,
-        Kind::Crash,
-        Kind::ProtocolError,
-    ];
-
-    /// The kind's name in reports.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::ReadEscape => "read-escape",
-            Kind::WriteEscape => "write-escape",
-            Kind::RootEscape => "root-escape",
-            Kind::InfoEscape => "info-escape",
-            Kind::StaleRoot => "stale-root",
-            Kind::RootNotHonoured => "root-not-honoured",
-            Kind::Hang => "hang",
-            Kind::Crash => "crash",
-            Kind::ProtocolError => "protocol-error",
-        }
-    }
-
-    /// Whether it is an escape (a security defect).
-    pub fn is_escape(self) -> bool {
-        matches!(
-            self,
-            Kind::ReadEscape
-                | Kind::WriteEscape
-                | Kind::RootEscape
-                | Kind::InfoEscape
-                | Kind::StaleRoot
-        )
-    }
-
-    /// Whether it fails the run: everything but a root not honoured (an overblock), unless `strict`.
-    pub fn fails(self, strict: bool) -> bool {
-        self != Kind::RootNotHonoured || strict
-    }
-
-    /// What it means, in one line.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Kind::ReadEscape => "a tool returned the contents or names of files outside every root",
-            Kind::WriteEscape => "a tool created, changed or removed something outside every root",
-            Kind::RootEscape => {
-                "a root URI that must grant nothing (docs/semantics.md section 1) granted access"
-            }
-            Kind::InfoEscape => "a tool returned metadata of a target outside every root",
-            Kind::StaleRoot => "after roots/list_changed an old root still granted access",
-            Kind::RootNotHonoured => {
-                "a root the client listed (or the command line gave) was refused"
-            }
-            Kind::Hang => "no response within the timeout",
-            Kind::Crash => "the server exited",
-            Kind::ProtocolError => "output that breaks JSON-RPC over stdio",
-        }
-    }
-}
-
-impl std::fmt::Display for Kind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
