@@ -68,7 +68,7 @@ for t in "${targets[@]}"; do
         -fork="$jobs" -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 \
         -max_total_time="$seconds" -dict="dicts/$t.dict" \
         -artifact_prefix="$artifacts/" -print_final_stats=1 \
-        2>&1 | tee "$artifacts/campaign.log" | grep -E '^#[0-9]+: cov|DONE|INFO: fuzzed|crash|panicked' || true
+        2>&1 | tee "$artifacts/campaign.log" | grep -E '^#[0-9]+: cov|INFO: fuzzed|CRASH|panicked' || true
 
     echo "== $t: cmin ($(find "$work" -type f | wc -l) inputs)"
     "${fuzz[@]}" cmin "${flags[@]}" "$t" "$work" >"$artifacts/cmin.log" 2>&1 \
@@ -77,21 +77,39 @@ for t in "${targets[@]}"; do
 
     after=$(find "$artifacts" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'oom-*' -o -name 'timeout-*' \) | sort)
     new=$(comm -13 <(echo "$before") <(echo "$after") | sed '/^$/d')
+    [ -n "$new" ] || continue
+    crashed+=("$t")
+    # Fork mode saves every input that crashes, often hundreds for one
+    # bug: group them by where they panic and keep the smallest of each.
+    binary=target/x86_64-unknown-linux-gnu/release/$t
+    declare -A smallest=()
     for input in $new; do
+        signature=$("$binary" "$input" 2>&1 | grep -m1 -oE 'panicked at [^ ]+|ERROR: [A-Za-z]+: [a-z-]+|ERROR: libFuzzer: [a-z-]+' || true)
+        signature="$(basename "$input" | cut -d- -f1) ${signature:-unknown}"
+        current=${smallest[$signature]:-}
+        if [ -z "$current" ] || [ "$(stat -c %s "$input")" -lt "$(stat -c %s "$current")" ]; then
+            smallest[$signature]=$input
+        fi
+    done
+    echo "== $t: $(echo "$new" | wc -l) crashing inputs, ${#smallest[@]} distinct (by kind and panic site)"
+    for signature in "${!smallest[@]}"; do
+        input=${smallest[$signature]}
         name=$(basename "$input")
         kept=regressions/$t/$name
+        echo "   $signature: $name"
         case $name in
             crash-*)
-                echo "== $t: tmin $name"
-                "${fuzz[@]}" tmin "${flags[@]}" "$t" "$input" -- -runs=20000 >"$artifacts/tmin-$name.log" 2>&1 || true
-                minimized=$(ls -t "$artifacts"/minimized-from-* 2>/dev/null | head -1 || true)
+                marker=$(mktemp)
+                "${fuzz[@]}" tmin "${flags[@]}" -r 20000 "$t" "$input" >"$artifacts/tmin-$name.log" 2>&1 || true
+                minimized=$(find "$artifacts" -maxdepth 1 -name 'minimized-from-*' -newer "$marker" | head -1)
+                rm -f "$marker"
                 if [ -n "$minimized" ]; then mv "$minimized" "$kept"; else cp "$input" "$kept"; fi
                 ;;
             *) cp "$input" "$kept" ;;
         esac
-        echo "   kept $kept; as a reproducer: cargo fuzz fmt $t $kept"
-        crashed+=("$t")
+        echo "   kept $kept ($(stat -c %s "$kept") bytes); print it: cargo fuzz fmt $t $kept"
     done
+    unset smallest
 done
 
 if [ ${#crashed[@]} -gt 0 ]; then

@@ -9,8 +9,9 @@
 # it is missing and crates.io answers, and otherwise says plainly that it
 # skips and exits 0. Runs on stable with RUSTC_BOOTSTRAP=1 (or on nightly
 # with FUZZ_TOOLCHAIN=nightly). Exits 1 on a crash, after printing the
-# input as a reproducer. The regression inputs are not replayed here:
-# `cargo test` does that (proptests/tests/fuzz_regressions.rs).
+# input as a reproducer. It also runs fuzz/test-build-sh.sh (the
+# ClusterFuzzLite build.sh, without Docker). The regression inputs are not
+# replayed here: `cargo test` does that (proptests/tests/fuzz_regressions.rs).
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -62,5 +63,14 @@ for t in "${TARGETS[@]}"; do
         done
     fi
 done
-echo "fuzz smoke: $passed passed, $failed failed"
+# The ClusterFuzzLite build, checked without Docker on the same build.
+if bash ./test-build-sh.sh >"$scratch/build-sh.log" 2>&1; then
+    echo "== fuzz smoke: .clusterfuzzlite/build.sh ok"
+    passed=$((passed + 1))
+else
+    echo "== fuzz smoke: .clusterfuzzlite/build.sh FAILED"
+    tail -30 "$scratch/build-sh.log"
+    failed=$((failed + 1))
+fi
+echo "fuzz-smoke: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
