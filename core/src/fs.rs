@@ -6,9 +6,14 @@ use std::os::fd::{AsFd, AsRawFd};
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
-use rustix::fs::{AtFlags, FileType, Mode, OFlags};
+use std::cell::Cell;
+use std::os::fd::OwnedFd;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use rustix::fs::{AtFlags, FileType, Mode, OFlags, ResolveFlags, CWD};
 use rustix::io::Errno;
 
+use crate::lexical::is_normal;
 use crate::op::Op;
 use crate::resolve::{NAME_MAX, PATH_MAX};
 
@@ -94,8 +99,10 @@ impl Fs for RealFs {
 
     /// The kernel resolves the whole path in one `open(O_PATH)` and names
     /// what it reached in `/proc/self/fd`: three system calls whatever the
-    /// depth, and faithful by construction. Any failure falls back to the
-    /// walk, which then names the component that failed.
+    /// depth, and faithful by construction. A normal path that the kernel
+    /// opens with `RESOLVE_NO_SYMLINKS` leads exactly where its text says,
+    /// so then even the `/proc` lookup is skipped. Any failure falls back to
+    /// the walk, which then names the component that failed.
     fn resolve_whole(&self, path: &[u8], op: Op) -> Option<PathBuf> {
         if path.first() != Some(&b'/')
             || path.len() >= PATH_MAX
@@ -103,10 +110,17 @@ impl Fs for RealFs {
         {
             return None;
         }
-        let flags = OFlags::PATH | OFlags::CLOEXEC;
+        let normal = is_normal(path);
         match op {
             Op::Read => {
-                let fd = rustix::fs::open(OsStr::from_bytes(path), flags, Mode::empty()).ok()?;
+                if normal {
+                    match open_link_free(path, OFlags::empty()) {
+                        LinkFree::Opened(_) => return Some(PathBuf::from(OsStr::from_bytes(path))),
+                        LinkFree::Failed => return None,
+                        LinkFree::Link => {}
+                    }
+                }
+                let fd = rustix::fs::open(OsStr::from_bytes(path), O_PATH, Mode::empty()).ok()?;
                 fd_path(&fd)
             }
             Op::Write => {
@@ -116,12 +130,23 @@ impl Fs for RealFs {
                     return None;
                 }
                 let parent = if cut == 0 { &b"/"[..] } else { &path[..cut] };
-                let dir = rustix::fs::open(
-                    OsStr::from_bytes(parent),
-                    flags | OFlags::DIRECTORY,
-                    Mode::empty(),
-                )
-                .ok()?;
+                let link_free = if normal {
+                    open_link_free(parent, OFlags::DIRECTORY)
+                } else {
+                    LinkFree::Link
+                };
+                let (dir, known_parent) = match link_free {
+                    LinkFree::Opened(dir) => (dir, true),
+                    LinkFree::Failed => return None,
+                    LinkFree::Link => {
+                        let flags = O_PATH | OFlags::DIRECTORY;
+                        (
+                            rustix::fs::open(OsStr::from_bytes(parent), flags, Mode::empty())
+                                .ok()?,
+                            false,
+                        )
+                    }
+                };
                 match rustix::fs::statat(&dir, OsStr::from_bytes(name), AtFlags::SYMLINK_NOFOLLOW) {
                     Ok(stat) => match FileType::from_raw_mode(stat.st_mode) {
                         FileType::Directory | FileType::Symlink => return None,
@@ -129,6 +154,9 @@ impl Fs for RealFs {
                     },
                     Err(Errno::NOENT) => {}
                     Err(_) => return None,
+                }
+                if known_parent {
+                    return Some(PathBuf::from(OsStr::from_bytes(path)));
                 }
                 let mut target = fd_path(&dir)?.into_os_string().into_vec();
                 if target != b"/" {
@@ -140,6 +168,71 @@ impl Fs for RealFs {
         }
     }
 }
+
+const O_PATH: OFlags = OFlags::PATH.union(OFlags::CLOEXEC);
+
+/// What opening a path with no symlink allowed anywhere in it gave.
+enum LinkFree {
+    /// Opened: no component is a link, so the normal text is the target.
+    Opened(OwnedFd),
+    /// A link on the way (or `openat2` is unavailable): ask the kernel
+    /// where the path leads instead.
+    Link,
+    /// It fails with no link involved, as the plain open would.
+    Failed,
+}
+
+/// Opens `path` with `RESOLVE_NO_SYMLINKS`, remembering a kernel that has
+/// no `openat2` (before Linux 5.6).
+///
+/// Where paths keep leading through links (a root reached through one, say)
+/// the attempt is wasted work, so after a run of misses a thread tries only
+/// one path in [`RETRY_EVERY`] until one is link-free again. Only speed
+/// depends on this: a skipped attempt takes the general way.
+fn open_link_free(path: &[u8], extra: OFlags) -> LinkFree {
+    static NO_OPENAT2: AtomicBool = AtomicBool::new(false);
+    thread_local! {
+        static MISSES: Cell<u32> = const { Cell::new(0) };
+    }
+    if NO_OPENAT2.load(Ordering::Relaxed) {
+        return LinkFree::Link;
+    }
+    let misses = MISSES.with(Cell::get);
+    if misses >= MISS_STREAK && misses % RETRY_EVERY != 0 {
+        MISSES.with(|m| m.set(misses.wrapping_add(1)));
+        return LinkFree::Link;
+    }
+    let how = ResolveFlags::NO_SYMLINKS;
+    let outcome = match rustix::fs::openat2(
+        CWD,
+        OsStr::from_bytes(path),
+        O_PATH | extra,
+        Mode::empty(),
+        how,
+    ) {
+        Ok(fd) => LinkFree::Opened(fd),
+        Err(Errno::NOSYS) => {
+            NO_OPENAT2.store(true, Ordering::Relaxed);
+            LinkFree::Link
+        }
+        // ELOOP is the link; EPERM may be a seccomp filter refusing openat2;
+        // EAGAIN and EXDEV cannot come from these flags, but cost nothing.
+        Err(Errno::LOOP | Errno::PERM | Errno::AGAIN | Errno::XDEV) => LinkFree::Link,
+        Err(_) => LinkFree::Failed,
+    };
+    let next = if matches!(outcome, LinkFree::Link) {
+        misses.wrapping_add(1).max(1)
+    } else {
+        0
+    };
+    MISSES.with(|m| m.set(next));
+    outcome
+}
+
+/// Link-free attempts that must miss in a row before they are rationed.
+const MISS_STREAK: u32 = 4;
+/// While rationed, one path in this many is tried link-free.
+const RETRY_EVERY: u32 = 16;
 
 /// The path the kernel gives for what `fd` refers to.
 fn fd_path(fd: &impl AsFd) -> Option<PathBuf> {
