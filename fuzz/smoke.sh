@@ -57,7 +57,7 @@ for t in "${TARGETS[@]}"; do
             mkdir -p "artifacts/$t"
             cp "$input" "artifacts/$t/"
             echo "-- input kept as fuzz/artifacts/$t/$(basename "$input"); as a reproducer:"
-            "${fuzz[@]}" fmt -s none "$t" "$input" 2>/dev/null | tail -60 || true
+            "${fuzz[@]}" fmt -s none "$t" "$input" 2>&1 | sed -n "/Output of/,\$p" | head -80 || true
             echo "-- minimize it and keep it as a regression: fuzz/campaign.sh runs tmin, or"
             echo "   cargo fuzz tmin -s none $t fuzz/artifacts/$t/$(basename "$input") and copy the result to fuzz/regressions/$t/"
         done

@@ -45,6 +45,8 @@ use std::fmt;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
+/// The `arbitrary` crate, for code that decodes inputs as the targets do.
+pub use arbitrary;
 use arbitrary::{Arbitrary, Unstructured};
 
 use crate::oracle::{

@@ -11,7 +11,9 @@ use std::fs;
 use std::panic;
 use std::path::{Path, PathBuf};
 
-use rootguard_proptests::fuzzing::{is_document_input, replay, TARGETS};
+use rootguard_proptests::fuzzing::arbitrary::{Arbitrary, Unstructured};
+use rootguard_proptests::fuzzing::{is_document_input, replay, LexicalSpec, ScenarioSpec, TARGETS};
+use rootguard_proptests::oracle::parse_root_uri;
 
 fn fuzz_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz")
@@ -95,5 +97,52 @@ fn every_target_has_seeds_and_a_dictionary() {
         assert!(dict.is_file(), "no dictionary {}", dict.display());
         let source = fuzz_dir().join("fuzz_targets").join(format!("{target}.rs"));
         assert!(source.is_file(), "no target {}", source.display());
+    }
+}
+
+/// Writes `fuzz/corpus/<target>/spec-N` for the structured targets: byte
+/// strings, found by a fixed pseudo-random search, that decode to rich
+/// specs (several entries, roots with a valid one, several queries).
+/// `fuzz/make_seeds.py` writes the other seeds and keeps these.
+#[test]
+#[ignore = "writes seeds; run by hand: cargo test -p rootguard-proptests --test fuzz_regressions -- --ignored"]
+fn write_spec_seeds() {
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let any_valid = |roots: &[String]| roots.iter().any(|r| parse_root_uri(r).is_ok());
+    for target in ["lexical", "resolve_model", "resolve_kernel"] {
+        let mut found = 0;
+        while found < 4 {
+            let len = 96 + (next() % 160) as usize;
+            let data: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            let rich = if target == "lexical" {
+                LexicalSpec::arbitrary_take_rest(Unstructured::new(&data)).is_ok_and(|spec| {
+                    let query = rootguard_proptests::fuzzing::LexicalInput::Spec(spec).queries();
+                    let (roots, path) = &query[0];
+                    roots.len() >= 2 && any_valid(roots) && path.starts_with(b"/") && path.len() > 4
+                })
+            } else {
+                ScenarioSpec::arbitrary_take_rest(Unstructured::new(&data)).is_ok_and(|spec| {
+                    let s = spec.to_scenario();
+                    s.tree.len() >= 3
+                        && s.roots.len() >= 2
+                        && any_valid(&s.roots)
+                        && s.cases.len() >= 3
+                })
+            };
+            if rich {
+                let file = fuzz_dir()
+                    .join("corpus")
+                    .join(target)
+                    .join(format!("spec-{found}"));
+                fs::write(&file, &data).expect("writes a seed");
+                found += 1;
+            }
+        }
     }
 }
