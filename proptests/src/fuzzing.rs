@@ -54,6 +54,7 @@ use crate::oracle::{
 };
 use crate::oracle::{ModelFs, NoTarget, Outside};
 use crate::{kernel, Case, Document, Entry, Judgement, Materialized, Op, Scenario, Truth};
+use crate::strategies::ROOT_SUFFIXES;
 
 /// The made-up base of in-memory runs (as in `tests/differential.rs`).
 pub const MODEL_BASE: &str = "/rg-model/base";
@@ -121,31 +122,6 @@ const FIXED_ROOTS: &[&str] = &[
     "http://{base}",
 ];
 
-/// Suffixes appended to a root URI.
-const ROOT_SUFFIXES: &[&str] = &[
-    "/",
-    "/.",
-    "/..",
-    "//",
-    "?",
-    "?x=1",
-    "#",
-    "#f",
-    "%",
-    "%2",
-    "%zz",
-    "%2F..",
-    "/%2e%2e",
-    "/%2E%2e",
-    "/%2e",
-    "/.%2e",
-    "/%252e%252e",
-    "%00",
-    "/%2e%2e/%2e%2e",
-    "\\..",
-    "//..",
-    "/%2e%2e%2F",
-];
 
 fn pick<'a>(pool: &[&'a str], i: u8) -> &'a str {
     pool[usize::from(i) % pool.len()]

@@ -729,7 +729,10 @@ enum RootSpec {
     Arbitrary(String),
 }
 
-const ROOT_SUFFIXES: &[&str] = &[
+/// Suffixes appended to a root URI: trailing slashes and dots, encoded
+/// dot segments in every case, bad escapes, `%2F`, `%00`, query, fragment,
+/// backslashes. Shared with the fuzz inputs.
+pub const ROOT_SUFFIXES: &[&str] = &[
     "/",
     "/.",
     "/..",
@@ -750,6 +753,7 @@ const ROOT_SUFFIXES: &[&str] = &[
     "%00",
     "/%2e%2e/%2e%2e",
     "\\..",
+    "//..",
     "/%2e%2e%2F",
 ];
 
