@@ -53,8 +53,8 @@ use crate::oracle::{
     is_within, judge, judge_scenario, parse_root_uri, realpath, resolve_read, resolve_write,
 };
 use crate::oracle::{ModelFs, NoTarget, Outside};
-use crate::{kernel, Case, Document, Entry, Judgement, Materialized, Op, Scenario, Truth};
 use crate::strategies::ROOT_SUFFIXES;
+use crate::{kernel, Case, Document, Entry, Judgement, Materialized, Op, Scenario, Truth};
 
 /// The made-up base of in-memory runs (as in `tests/differential.rs`).
 pub const MODEL_BASE: &str = "/rg-model/base";
@@ -121,7 +121,6 @@ const FIXED_ROOTS: &[&str] = &[
     "file:///rg-unrelated/elsewhere",
     "http://{base}",
 ];
-
 
 fn pick<'a>(pool: &[&'a str], i: u8) -> &'a str {
     pool[usize::from(i) % pool.len()]
