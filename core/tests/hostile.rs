@@ -352,6 +352,22 @@ fn special_roots() {
 }
 
 #[test]
+fn relative_paths_are_refused_even_where_they_exist_from_the_working_directory() {
+    // The kernel would open these relative to the working directory; a tool
+    // argument must be absolute, so they are unresolvable whatever exists.
+    let roots = Roots::new(["file:///"]);
+    for relative in [".", "..", "Cargo.toml", "./src", "src/lib.rs", "src/../Cargo.toml"] {
+        for op in [Read, Write] {
+            let verdict = roots.check(relative, op);
+            assert!(
+                matches!(&verdict, Verdict::Unresolvable(e) if e.kind == ResolveErrorKind::NotAbsolute),
+                "{relative:?} ({op}): {verdict:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn inside_names_the_first_containing_root() {
     let mut t = Tree::new();
     t.dir("a/b/c");
