@@ -356,7 +356,14 @@ fn relative_paths_are_refused_even_where_they_exist_from_the_working_directory()
     // The kernel would open these relative to the working directory; a tool
     // argument must be absolute, so they are unresolvable whatever exists.
     let roots = Roots::new(["file:///"]);
-    for relative in [".", "..", "Cargo.toml", "./src", "src/lib.rs", "src/../Cargo.toml"] {
+    for relative in [
+        ".",
+        "..",
+        "Cargo.toml",
+        "./src",
+        "src/lib.rs",
+        "src/../Cargo.toml",
+    ] {
         for op in [Read, Write] {
             let verdict = roots.check(relative, op);
             assert!(
