@@ -48,10 +48,6 @@ impl RootIndex {
         RootIndex { roots, many, slash }
     }
 
-    pub(crate) fn len(&self) -> usize {
-        self.roots.len()
-    }
-
     /// The caller's index of the first root (in the caller's order) that is
     /// `path` or an ancestor of it. `path` must be normal.
     pub(crate) fn find(&self, path: &[u8]) -> Option<usize> {

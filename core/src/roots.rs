@@ -304,9 +304,6 @@ impl LexicalRoots {
             normalize_into(bytes, &mut out)?;
             Cow::Owned(out)
         };
-        if self.index.len() == 0 {
-            return Ok(None);
-        }
         Ok(self.index.find(&normal))
     }
 }
