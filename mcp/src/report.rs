@@ -7,6 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use rootguard_proptests::{Document, FORMAT_VERSION};
+use rootguard_vet::report::{entry_text, xml_escape};
 use serde_json::{json, Value};
 
 use crate::run::{Finding, Report};
@@ -138,14 +139,6 @@ pub fn text(report: &Report, strict: bool) -> String {
         report.count(Kind::ProtocolError)
     );
     out
-}
-
-fn entry_text(entry: &rootguard_proptests::Entry) -> String {
-    match entry {
-        rootguard_proptests::Entry::Dir { path } => format!("dir {path}"),
-        rootguard_proptests::Entry::File { path, .. } => format!("file {path}"),
-        rootguard_proptests::Entry::Symlink { path, target } => format!("{path} -> {target}"),
-    }
 }
 
 fn exchange_json(f: &Finding) -> Vec<Value> {
@@ -291,22 +284,6 @@ pub fn junit(report: &Report, strict: bool) -> String {
         }
     }
     let _ = writeln!(out, "</testsuite>");
-    out
-}
-
-fn xml_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t' | '\r') => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
     out
 }
 

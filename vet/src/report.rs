@@ -77,7 +77,8 @@ pub fn text(report: &Report, strict: bool) -> String {
     out
 }
 
-fn entry_text(entry: &rootguard_proptests::Entry) -> String {
+/// One tree entry in a line: `dir P`, `file P` or `P -> T`.
+pub fn entry_text(entry: &rootguard_proptests::Entry) -> String {
     match entry {
         rootguard_proptests::Entry::Dir { path } => format!("dir {path}"),
         rootguard_proptests::Entry::File { path, .. } => format!("file {path}"),
@@ -225,7 +226,8 @@ fn describe(class: Class) -> &'static str {
     }
 }
 
-fn xml_escape(text: &str) -> String {
+/// Text escaped for XML 1.0 (JUnit), control characters replaced.
+pub fn xml_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
