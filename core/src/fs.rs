@@ -15,7 +15,6 @@ use rustix::io::Errno;
 
 use crate::lexical::is_normal;
 use crate::op::Op;
-use crate::resolve::{NAME_MAX, PATH_MAX};
 
 /// What a name is, without following it (as `lstat` says).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -104,10 +103,10 @@ impl Fs for RealFs {
     /// so then even the `/proc` lookup is skipped. Any failure falls back to
     /// the walk, which then names the component that failed.
     fn resolve_whole(&self, path: &[u8], op: Op) -> Option<PathBuf> {
-        if path.first() != Some(&b'/')
-            || path.len() >= PATH_MAX
-            || memchr::memchr(0, path).is_some()
-        {
+        // Relative paths are the walk's to refuse. Too long a path, a NUL
+        // byte or too long a name need no test here: the kernel refuses
+        // them (ENAMETOOLONG, EINVAL) and the walk then names the problem.
+        if path.first() != Some(&b'/') {
             return None;
         }
         let normal = is_normal(path);
@@ -126,7 +125,7 @@ impl Fs for RealFs {
             Op::Write => {
                 let cut = memchr::memrchr(b'/', path)?;
                 let name = &path[cut + 1..];
-                if matches!(name, b"" | b"." | b"..") || name.len() > NAME_MAX {
+                if matches!(name, b"" | b"." | b"..") {
                     return None;
                 }
                 let parent = if cut == 0 { &b"/"[..] } else { &path[..cut] };
@@ -138,14 +137,11 @@ impl Fs for RealFs {
                 let (dir, known_parent) = match link_free {
                     LinkFree::Opened(dir) => (dir, true),
                     LinkFree::Failed => return None,
-                    LinkFree::Link => {
-                        let flags = O_PATH | OFlags::DIRECTORY;
-                        (
-                            rustix::fs::open(OsStr::from_bytes(parent), flags, Mode::empty())
-                                .ok()?,
-                            false,
-                        )
-                    }
+                    LinkFree::Link => (
+                        rustix::fs::open(OsStr::from_bytes(parent), O_PATH_DIR, Mode::empty())
+                            .ok()?,
+                        false,
+                    ),
                 };
                 match rustix::fs::statat(&dir, OsStr::from_bytes(name), AtFlags::SYMLINK_NOFOLLOW) {
                     Ok(stat) => match FileType::from_raw_mode(stat.st_mode) {
@@ -170,6 +166,7 @@ impl Fs for RealFs {
 }
 
 const O_PATH: OFlags = OFlags::PATH.union(OFlags::CLOEXEC);
+const O_PATH_DIR: OFlags = O_PATH.union(OFlags::DIRECTORY);
 
 /// What opening a path with no symlink allowed anywhere in it gave.
 enum LinkFree {
@@ -260,4 +257,159 @@ fn fd_path(fd: &impl AsFd) -> Option<PathBuf> {
         return None;
     }
     Some(PathBuf::from(OsString::from_vec(bytes)))
+}
+
+#[cfg(test)]
+mod tests {
+    //! The kernel shortcut must answer (not merely fall back to the walk,
+    //! which would hide a broken shortcut behind a right verdict) and must
+    //! answer exactly what the walk would.
+
+    use super::*;
+    use crate::resolve::resolve_target;
+    use std::os::unix::fs::symlink;
+
+    /// A canonical temp dir with `real/file`, `real/sub/`, `link -> real`,
+    /// `up -> /` and `final -> real/file`.
+    fn tree() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let base = dir.path().canonicalize().expect("canonical");
+        std::fs::create_dir_all(base.join("real/sub")).expect("dirs");
+        std::fs::write(base.join("real/file"), b"x").expect("file");
+        symlink("real", base.join("link")).expect("link");
+        symlink("/", base.join("up")).expect("up");
+        symlink("real/file", base.join("final")).expect("final");
+        (dir, base)
+    }
+
+    fn whole(path: &Path, op: Op) -> Option<PathBuf> {
+        RealFs.resolve_whole(path.as_os_str().as_bytes(), op)
+    }
+
+    /// The shortcut's answer, checked against the walk's.
+    fn answers(path: &Path, op: Op) -> PathBuf {
+        let fast = whole(path, op).unwrap_or_else(|| panic!("no shortcut for {path:?}"));
+        let walk = resolve_target(&NoShortcut, path, op)
+            .expect("the walk resolves it")
+            .path;
+        assert_eq!(fast, walk, "{path:?} {op:?}");
+        fast
+    }
+
+    /// The real file system with the shortcut turned off.
+    struct NoShortcut;
+    impl Fs for NoShortcut {
+        fn lstat(&self, path: &Path) -> io::Result<FileKind> {
+            RealFs.lstat(path)
+        }
+        fn readlink(&self, path: &Path) -> io::Result<OsString> {
+            RealFs.readlink(path)
+        }
+    }
+
+    #[test]
+    fn reads_are_answered_with_and_without_links() {
+        let (_dir, base) = tree();
+        // Repeat past the rationing of link-free attempts.
+        for _ in 0..40 {
+            assert_eq!(
+                answers(&base.join("real/file"), Op::Read),
+                base.join("real/file")
+            );
+            assert_eq!(
+                answers(&base.join("link/file"), Op::Read),
+                base.join("real/file")
+            );
+            assert_eq!(
+                answers(&base.join("link/sub/.."), Op::Read),
+                base.join("real")
+            );
+            assert_eq!(
+                answers(&base.join("final"), Op::Read),
+                base.join("real/file")
+            );
+        }
+        assert_eq!(whole(&base.join("missing"), Op::Read), None);
+        assert_eq!(whole(&base.join("real/file/x"), Op::Read), None);
+    }
+
+    #[test]
+    fn writes_are_answered_beneath_plain_and_linked_parents() {
+        let (_dir, base) = tree();
+        for _ in 0..40 {
+            assert_eq!(
+                answers(&base.join("real/new"), Op::Write),
+                base.join("real/new")
+            );
+            assert_eq!(
+                answers(&base.join("real/file"), Op::Write),
+                base.join("real/file")
+            );
+            assert_eq!(
+                answers(&base.join("link/new"), Op::Write),
+                base.join("real/new")
+            );
+            assert_eq!(
+                answers(&base.join("link/sub/../new"), Op::Write),
+                base.join("real/new")
+            );
+        }
+        // A name of exactly NAME_MAX bytes is a name.
+        let longest = "n".repeat(crate::resolve::NAME_MAX);
+        assert_eq!(
+            answers(&base.join("real").join(&longest), Op::Write),
+            base.join("real").join(&longest)
+        );
+        assert_eq!(
+            answers(&base.join("link").join(&longest), Op::Write),
+            base.join("real").join(&longest)
+        );
+        // Beneath a link to `/`: the parent is `/` itself (only looked at).
+        let name = "rootguard-test-no-such-name";
+        assert_eq!(
+            answers(&base.join("up").join(name), Op::Write),
+            Path::new("/").join(name)
+        );
+    }
+
+    #[test]
+    fn writes_the_walk_must_decide_are_left_to_it() {
+        let (_dir, base) = tree();
+        for path in [
+            "final",
+            "link/sub",
+            "real/sub",
+            "real/.",
+            "real/..",
+            "real/new/",
+        ] {
+            let bytes = [base.as_os_str().as_bytes(), b"/", path.as_bytes()].concat();
+            assert_eq!(RealFs.resolve_whole(&bytes, Op::Write), None, "{path}");
+        }
+        assert_eq!(whole(&base.join("missing/new"), Op::Write), None);
+        assert_eq!(whole(&base.join("link/missing/new"), Op::Write), None);
+        assert_eq!(whole(Path::new("relative/new"), Op::Write), None);
+        assert_eq!(whole(Path::new("relative"), Op::Read), None);
+    }
+
+    #[test]
+    fn fd_path_names_high_descriptors_and_refuses_deleted_files() {
+        let (_dir, base) = tree();
+        // Hold enough descriptors that some have two and three digits.
+        let mut held = Vec::new();
+        for i in 0..120 {
+            let path = base.join(format!("f{i}"));
+            std::fs::write(&path, b"").expect("file");
+            held.push((std::fs::File::open(&path).expect("open"), path));
+        }
+        let mut widths = std::collections::BTreeSet::new();
+        for (file, path) in &held {
+            widths.insert(file.as_raw_fd().to_string().len());
+            assert_eq!(fd_path(file).as_deref(), Some(path.as_path()));
+        }
+        assert!(widths.contains(&2) && widths.contains(&3), "{widths:?}");
+        let (file, path) = held.pop().expect("one");
+        std::fs::remove_file(&path).expect("remove");
+        assert_eq!(fd_path(&file), None, "a deleted file has no path");
+    }
 }
