@@ -5,14 +5,17 @@
 //! checked against.
 
 mod judge;
+mod lexical;
 mod model_fs;
 mod resolve;
 mod uri;
 
 pub use judge::{judge, judge_scenario};
+pub use lexical::{lexical_components, LexicalModel};
 pub use model_fs::{HostError, ModelFs, ModelFsError, NodeKind, Outside};
 pub use resolve::{
-    realpath, resolve_read, resolve_write, NoTarget, Resolution, MAX_LINKS, NAME_MAX, PATH_MAX,
+    read_target, realpath, resolve_read, resolve_write, write_target, NoTarget, Resolution,
+    MAX_LINKS, NAME_MAX, PATH_MAX,
 };
 pub use uri::{parse_root_uri, RootUriError};
 

@@ -209,6 +209,22 @@ pub fn resolve_write(fs: &ModelFs, path: &[u8]) -> Resolution {
     walker.finish(outcome)
 }
 
+/// [`resolve_read`]'s outcome alone: the same walk, without writing down
+/// its steps (for differential checks that compare only outcomes).
+pub fn read_target(fs: &ModelFs, path: &[u8]) -> Result<Vec<u8>, NoTarget> {
+    let mut walker = Walker::quiet(fs);
+    check_path(path)
+        .and_then(|()| walker.walk(b"/", path))
+        .map(|(target, _)| target)
+}
+
+/// [`resolve_write`]'s outcome alone, as [`read_target`] is
+/// [`resolve_read`]'s.
+pub fn write_target(fs: &ModelFs, path: &[u8]) -> Result<Vec<u8>, NoTarget> {
+    let mut walker = Walker::quiet(fs);
+    check_path(path).and_then(|()| walker.write_target(path))
+}
+
 /// Rule 7 of semantics.md section 1: a root resolved as realpath(3) does,
 /// following every link. The root may be a directory or a file.
 pub fn realpath(fs: &ModelFs, path: &[u8]) -> Resolution {
@@ -249,6 +265,8 @@ struct Walker<'a> {
     /// Links expanded so far in this resolution.
     links: u32,
     steps: Vec<String>,
+    /// Whether to write the steps down at all.
+    explain: bool,
 }
 
 impl<'a> Walker<'a> {
@@ -257,6 +275,22 @@ impl<'a> Walker<'a> {
             fs,
             links: 0,
             steps: Vec::new(),
+            explain: true,
+        }
+    }
+
+    fn quiet(fs: &'a ModelFs) -> Walker<'a> {
+        Walker {
+            explain: false,
+            ..Walker::new(fs)
+        }
+    }
+
+    /// Writes a step down, when explaining.
+    fn note(&mut self, step: impl FnOnce(&Self) -> String) {
+        if self.explain {
+            let step = step(self);
+            self.steps.push(step);
         }
     }
 
@@ -280,8 +314,7 @@ impl<'a> Walker<'a> {
                 link: link.to_vec(),
             });
         }
-        self.steps
-            .push(format!("{} -> {} (link)", self.show(link), show(target)));
+        self.note(|w| format!("{} -> {} (link)", w.show(link), show(target)));
         Ok(())
     }
 
@@ -383,15 +416,14 @@ impl<'a> Walker<'a> {
             let child = join(&dir, &name);
             match self.fs.lookup(&child)? {
                 None => {
-                    self.steps.push(format!(
-                        "{} does not exist; it would be created",
-                        self.show(&child)
-                    ));
+                    self.note(|w| {
+                        format!("{} does not exist; it would be created", w.show(&child))
+                    });
                     return Ok(child);
                 }
                 Some(NodeKind::Dir) => return Err(NoTarget::ExistingDirectory { path: child }),
                 Some(NodeKind::File) => {
-                    self.steps.push(format!("{} exists", self.show(&child)));
+                    self.note(|w| format!("{} exists", w.show(&child)));
                     return Ok(child);
                 }
                 Some(NodeKind::Symlink(target)) => {
