@@ -1,5 +1,6 @@
 //! An in-memory tree, for fast deterministic tests and fuzzing.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ffi::{OsStr, OsString};
 use std::io;
@@ -64,10 +65,13 @@ impl MemFs {
         let mut cut = 0;
         while let Some(next) = key[cut + 1..].iter().position(|&b| b == b'/') {
             cut += next + 1;
-            self.nodes.entry(key[..cut].to_vec()).or_insert(Node::Dir);
+            // Most parents exist already: look before copying the key.
+            if !self.nodes.contains_key(&key[..cut]) {
+                self.nodes.insert(key[..cut].to_vec(), Node::Dir);
+            }
         }
-        if key != b"/" {
-            self.nodes.insert(key, node);
+        if *key != *b"/" {
+            self.nodes.insert(key.into_owned(), node);
         }
         self
     }
@@ -93,8 +97,16 @@ fn errno(e: Errno) -> io::Error {
     io::Error::from_raw_os_error(e.raw_os_error())
 }
 
-/// Collapses repeated and trailing slashes so lookups match insertions.
-fn canonical_key(path: &[u8]) -> Vec<u8> {
+/// Collapses repeated and trailing slashes so lookups match insertions;
+/// borrows a path that has none (and starts with `/`), as most do.
+fn canonical_key(path: &[u8]) -> Cow<'_, [u8]> {
+    let canonical = path == b"/"
+        || (path.first() == Some(&b'/')
+            && path.last() != Some(&b'/')
+            && !path.windows(2).any(|w| w == b"//"));
+    if canonical {
+        return Cow::Borrowed(path);
+    }
     let mut key = Vec::with_capacity(path.len() + 1);
     for segment in path.split(|&b| b == b'/').filter(|s| !s.is_empty()) {
         key.push(b'/');
@@ -103,7 +115,7 @@ fn canonical_key(path: &[u8]) -> Vec<u8> {
     if key.is_empty() {
         key.push(b'/');
     }
-    key
+    Cow::Owned(key)
 }
 
 impl Fs for MemFs {
@@ -152,5 +164,15 @@ mod tests {
             Some(Errno::NOENT.raw_os_error())
         );
         assert!(fs.readlink(Path::new("/a/f")).is_err());
+        // Repeated and trailing slashes name the same node, on insertion too.
+        assert_eq!(fs.lstat(Path::new("//a//f")).unwrap(), FileKind::File);
+        assert_eq!(fs.lstat(Path::new("/a/")).unwrap(), FileKind::Dir);
+        assert_eq!(fs.lstat(Path::new("a/l")).unwrap(), FileKind::Symlink);
+        fs.add_dir("//c///d/").add_file("e/f");
+        assert_eq!(fs.lstat(Path::new("/c/d")).unwrap(), FileKind::Dir);
+        assert_eq!(fs.lstat(Path::new("/e/f")).unwrap(), FileKind::File);
+        assert_eq!(canonical_key(b""), &b"/"[..]);
+        assert_eq!(canonical_key(b"//"), &b"/"[..]);
+        assert!(matches!(canonical_key(b"/a/b"), Cow::Borrowed(_)));
     }
 }
