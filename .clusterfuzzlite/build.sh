@@ -1,7 +1,8 @@
 #!/bin/bash -eu
 # ClusterFuzzLite / OSS-Fuzz build: every target of fuzz/ built with
 # cargo-fuzz and copied to $OUT with its seed corpus
-# (<target>_seed_corpus.zip) and dictionary (<target>.dict), which the
+# (<target>_seed_corpus.zip), dictionary (<target>.dict) and, where
+# fuzz/options/ has one, libFuzzer options (<target>.options), which the
 # runner picks up by name. Tested without Docker by fuzz/test-build-sh.sh.
 cd "$SRC/rootguard"
 
@@ -27,4 +28,8 @@ for source in fuzz/fuzz_targets/*.rs; do
     rm -f "$OUT/${target}_seed_corpus.zip"
     zip -jq "$OUT/${target}_seed_corpus.zip" "fuzz/corpus/$target"/*
     cp "fuzz/dicts/$target.dict" "$OUT/$target.dict"
+    # Input size limits (max_len), read by the runner as libFuzzer flags.
+    if [ -f "fuzz/options/$target.options" ]; then
+        cp "fuzz/options/$target.options" "$OUT/$target.options"
+    fi
 done

@@ -48,6 +48,12 @@ else
     fuzz=(cargo fuzz)
 fi
 flags=(-s "$sanitizer")
+# Per-target libFuzzer options (fuzz/options/<target>.options, ClusterFuzz's
+# format) as -name=value flags: the input size limits.
+target_options() {
+    [ -f "options/$1.options" ] || return 0
+    sed -n 's/^\([a-z_]*\) *= *\([^ ]*\) *$/-\1=\2/p' "options/$1.options"
+}
 
 echo "== building ${targets[*]} (sanitizer $sanitizer)"
 for t in "${targets[@]}"; do
@@ -62,10 +68,11 @@ for t in "${targets[@]}"; do
     cp -n "corpus/$t"/* "$work"/ 2>/dev/null || true
     before=$(find "$artifacts" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'oom-*' -o -name 'timeout-*' \) | sort)
 
-    echo "== $t: ${seconds}s, -fork=$jobs"
+    mapfile -t options < <(target_options "$t")
+    echo "== $t: ${seconds}s, -fork=$jobs ${options[*]}"
     # -ignore_crashes: a crash ends one fork job, not the campaign.
     "${fuzz[@]}" run "${flags[@]}" "$t" "$work" -- \
-        -fork="$jobs" -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 \
+        "${options[@]}" -fork="$jobs" -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 \
         -max_total_time="$seconds" -dict="dicts/$t.dict" \
         -artifact_prefix="$artifacts/" -print_final_stats=1 \
         2>&1 | tee "$artifacts/campaign.log" | grep -E '^#[0-9]+: cov|INFO: fuzzed|CRASH|panicked' || true

@@ -36,6 +36,12 @@ fi
 echo "== fuzz smoke: building ${#TARGETS[@]} targets ($(cargo fuzz --version))"
 "${fuzz[@]}" build -s none
 
+# Per-target libFuzzer options (fuzz/options/<target>.options) as flags.
+target_options() {
+    [ -f "options/$1.options" ] || return 0
+    sed -n 's/^\([a-z_]*\) *= *\([^ ]*\) *$/-\1=\2/p' "options/$1.options"
+}
+
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 passed=0
@@ -43,8 +49,9 @@ failed=0
 for t in "${TARGETS[@]}"; do
     mkdir -p "$scratch/$t/corpus" "$scratch/$t/artifacts"
     # New inputs go to the scratch corpus; the seeds are only read.
+    mapfile -t options < <(target_options "$t")
     if "${fuzz[@]}" run -s none "$t" "$scratch/$t/corpus" "corpus/$t" -- \
-        -max_total_time="$seconds" -dict="dicts/$t.dict" \
+        "${options[@]}" -max_total_time="$seconds" -dict="dicts/$t.dict" \
         -artifact_prefix="$scratch/$t/artifacts/" >"$scratch/$t/log" 2>&1; then
         echo "== fuzz smoke: $t ok ($(grep -Eo 'exec/s: [0-9]+' "$scratch/$t/log" | tail -1))"
         passed=$((passed + 1))

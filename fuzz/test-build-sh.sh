@@ -32,6 +32,10 @@ for source in "$repo"/fuzz/fuzz_targets/*.rs; do
     [ -x "$OUT/$t" ] || fail "$OUT/$t is not an executable"
     [ -f "$OUT/$t.dict" ] && cmp -s "$OUT/$t.dict" "$repo/fuzz/dicts/$t.dict" \
         || fail "$OUT/$t.dict is not fuzz/dicts/$t.dict"
+    if [ -f "$repo/fuzz/options/$t.options" ]; then
+        cmp -s "$OUT/$t.options" "$repo/fuzz/options/$t.options" \
+            || fail "$OUT/$t.options is not fuzz/options/$t.options"
+    fi
     zip=$OUT/${t}_seed_corpus.zip
     if [ -f "$zip" ]; then
         in_zip=$(unzip -Z1 "$zip" | sort)
@@ -50,7 +54,7 @@ for source in "$repo"/fuzz/fuzz_targets/*.rs; do
         fail "$zip is missing"
     fi
 done
-extra=$(ls "$OUT" | grep -Ev '_seed_corpus\.zip$|\.dict$' | sort)
+extra=$(ls "$OUT" | grep -Ev '_seed_corpus\.zip$|\.dict$|\.options$' | sort)
 expected=$(ls "$repo"/fuzz/fuzz_targets/ | sed 's/\.rs$//' | sort)
 [ "$extra" = "$expected" ] || fail "\$OUT holds other binaries: $(echo $extra)"
 
