@@ -100,7 +100,88 @@ impl LexicalModel {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+    use std::path::Path;
+
+    use super::super::{is_within, resolve_read, ModelFs, Outside};
     use super::*;
+    use crate::Entry;
+
+    /// The model's answer on a tree of directories only: every directory
+    /// the path's walk visits and every root exist, so the walk is lexical.
+    fn on_a_tree_of_dirs(roots: &[&str], path: &[u8]) -> Option<usize> {
+        let root_paths: Vec<Option<Vec<u8>>> =
+            roots.iter().map(|r| parse_root_uri(r).ok()).collect();
+        let mut dirs = BTreeSet::new();
+        let mut stack: Vec<&[u8]> = Vec::new();
+        for name in path.split(|&b| b == b'/') {
+            match name {
+                b"" | b"." => {}
+                b".." => {
+                    stack.pop();
+                }
+                name => {
+                    stack.push(name);
+                    dirs.insert(stack.join(&b'/'));
+                }
+            }
+        }
+        for root in root_paths.iter().flatten() {
+            if root.len() > 1 {
+                dirs.insert(root[1..].to_vec());
+            }
+        }
+        let tree: Vec<Entry> = dirs
+            .into_iter()
+            .map(|d| Entry::Dir {
+                path: String::from_utf8(d).expect("ASCII names"),
+            })
+            .collect();
+        let fs = ModelFs::new(&tree, Path::new("/"), Outside::Absent).expect("a valid tree");
+        let target = resolve_read(&fs, path)
+            .outcome
+            .expect("every directory exists");
+        root_paths
+            .iter()
+            .position(|r| r.as_deref().is_some_and(|r| is_within(&target, r)))
+    }
+
+    /// Every path of up to four pieces agrees with the model's walk.
+    #[test]
+    fn agrees_with_the_model_on_a_tree_of_directories() {
+        let roots = [
+            "file:///a",
+            "file:///a/b/",
+            "file:///ab",
+            "file:///a/../b",
+            "file:///%2e%2e/a/a",
+            "file://host/a",
+        ];
+        let model = LexicalModel::new(&roots);
+        let pieces: [&[u8]; 7] = [b"a", b"b", b"ab", b"..", b".", b"", b"a."];
+        let mut checked = 0;
+        for n in 0..=4u32 {
+            for mut i in 0..pieces.len().pow(n) {
+                let mut path = Vec::new();
+                for _ in 0..n {
+                    path.push(b'/');
+                    path.extend_from_slice(pieces[i % pieces.len()]);
+                    i /= pieces.len();
+                }
+                if path.is_empty() {
+                    path.push(b'/');
+                }
+                assert_eq!(
+                    model.find(&path),
+                    Ok(on_a_tree_of_dirs(&roots, &path)),
+                    "{}",
+                    path.escape_ascii()
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 2000);
+    }
 
     #[test]
     fn components_and_containment() {
