@@ -2,7 +2,7 @@
 
 use rustc_hash::FxHashMap;
 
-use crate::lexical::is_within;
+use crate::lexical::{is_at_or_beneath, is_normal_from};
 
 /// Up to this many roots, a linear scan beats hashing.
 const LINEAR_MAX: usize = 8;
@@ -11,9 +11,9 @@ const LINEAR_MAX: usize = 8;
 /// for 4096 roots as for 16.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RootIndex {
-    /// Every root as (normal path, its index in the caller's list), in the
-    /// caller's order.
-    roots: Vec<(Vec<u8>, usize)>,
+    /// For a few roots: every root but `/` as (normal path, its index in
+    /// the caller's list), in the caller's order.
+    few: Vec<(Box<[u8]>, usize)>,
     /// For many roots: a hash lookup instead of a scan.
     many: Option<ManyRoots>,
     /// The first `/` root, which contains everything.
@@ -22,8 +22,8 @@ pub(crate) struct RootIndex {
 
 #[derive(Clone, Debug, Default)]
 struct ManyRoots {
-    /// A root's path -> the first caller's index with that path.
-    by_path: FxHashMap<Vec<u8>, usize>,
+    /// A root's path (never `/`) -> the first caller's index with that path.
+    by_path: FxHashMap<Box<[u8]>, usize>,
     /// A bitset of the byte lengths roots have, so that only the prefixes
     /// of those lengths are looked up.
     lengths: Box<[u64]>,
@@ -32,46 +32,109 @@ struct ManyRoots {
 impl RootIndex {
     pub(crate) fn new(roots: Vec<(Vec<u8>, usize)>) -> RootIndex {
         let slash = roots.iter().find(|(p, _)| p == b"/").map(|&(_, i)| i);
-        let many = (roots.len() > LINEAR_MAX).then(|| {
-            let longest = roots.iter().map(|(p, _)| p.len()).max().unwrap_or(0);
-            let mut lengths = vec![0u64; longest / 64 + 1].into_boxed_slice();
-            let mut map = FxHashMap::default();
-            for (path, index) in &roots {
-                lengths[path.len() / 64] |= 1 << (path.len() % 64);
-                map.entry(path.clone()).or_insert(*index);
-            }
-            ManyRoots {
-                by_path: map,
-                lengths,
-            }
-        });
-        RootIndex { roots, many, slash }
+        let others: Vec<(Box<[u8]>, usize)> = roots
+            .into_iter()
+            .filter(|(p, _)| p != b"/")
+            .map(|(p, i)| (p.into_boxed_slice(), i))
+            .collect();
+        if others.len() <= LINEAR_MAX {
+            return RootIndex {
+                few: others,
+                many: None,
+                slash,
+            };
+        }
+        let longest = others.iter().map(|(p, _)| p.len()).max().unwrap_or(0);
+        let mut lengths = vec![0u64; longest / 64 + 1].into_boxed_slice();
+        let mut by_path = FxHashMap::default();
+        for (path, index) in others {
+            lengths[path.len() / 64] |= 1 << (path.len() % 64);
+            by_path.entry(path).or_insert(index);
+        }
+        RootIndex {
+            few: Vec::new(),
+            many: Some(ManyRoots { by_path, lengths }),
+            slash,
+        }
     }
 
     /// The caller's index of the first root (in the caller's order) that is
     /// `path` or an ancestor of it. `path` must be normal.
+    #[inline]
     pub(crate) fn find(&self, path: &[u8]) -> Option<usize> {
-        let Some(ManyRoots { by_path, lengths }) = &self.many else {
-            return self
-                .roots
+        let found = match &self.many {
+            None => self
+                .few
                 .iter()
-                .find(|(root, _)| is_within(path, root))
-                .map(|&(_, index)| index);
+                .find(|(root, _)| is_at_or_beneath(path, root))
+                .map(|&(_, index)| index),
+            Some(many) => many.find(path),
         };
-        let has_length = |len: usize| {
-            lengths
-                .get(len / 64)
-                .is_some_and(|w| w & (1 << (len % 64)) != 0)
+        earliest(found, self.slash)
+    }
+
+    /// [`RootIndex::find`] for a path that may not be normal: `None` when
+    /// it is not (the caller normalizes it and calls `find`). For few
+    /// roots, a path that textually lies in one is only scanned for dot
+    /// and empty segments past that root's bytes.
+    #[inline(always)]
+    pub(crate) fn find_if_normal(&self, path: &[u8]) -> Option<Option<usize>> {
+        match path {
+            [b'/'] => return Some(self.find(path)),
+            [b'/', _, ..] => {}
+            _ => return None,
+        }
+        let (found, from) = match &self.many {
+            None => match self
+                .few
+                .iter()
+                .find(|(root, _)| is_at_or_beneath(path, root))
+            {
+                Some((root, index)) => (Some(*index), root.len() - 1),
+                None => (None, 0),
+            },
+            Some(many) => {
+                if !is_normal_from(path, 0) {
+                    return None;
+                }
+                return Some(earliest(many.find(path), self.slash));
+            }
         };
-        let mut best = self.slash;
-        // Every ancestor of a normal path ends just before one of its '/'.
-        let ends = memchr::memchr_iter(b'/', path)
-            .skip(1)
-            .chain(std::iter::once(path.len()));
-        for end in ends.filter(|&end| has_length(end)) {
-            if let Some(&index) = by_path.get(&path[..end]) {
-                if best.is_none_or(|b| index < b) {
-                    best = Some(index);
+        is_normal_from(path, from).then(|| earliest(found, self.slash))
+    }
+}
+
+/// The earlier of two roots in the caller's order, if any.
+#[inline(always)]
+fn earliest(a: Option<usize>, b: Option<usize>) -> Option<usize> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
+impl ManyRoots {
+    /// The first root that is `path` or an ancestor of it: only the prefixes
+    /// whose lengths some root has, and that end where a component does,
+    /// are looked up.
+    #[inline(never)]
+    fn find(&self, path: &[u8]) -> Option<usize> {
+        let n = path.len();
+        let mut best: Option<usize> = None;
+        for (word, &bits) in self.lengths.iter().enumerate().take(n / 64 + 1) {
+            // Only lengths up to the path's own.
+            let mut bits = if word == n / 64 {
+                bits & (u64::MAX >> (63 - n % 64))
+            } else {
+                bits
+            };
+            while bits != 0 {
+                let len = word * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if len == n || path[len] == b'/' {
+                    if let Some(&index) = self.by_path.get(&path[..len]) {
+                        best = earliest(best, Some(index));
+                    }
                 }
             }
         }
@@ -82,6 +145,7 @@ impl RootIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lexical::is_within;
 
     fn index(paths: &[&str]) -> RootIndex {
         RootIndex::new(
@@ -100,6 +164,7 @@ mod tests {
         let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
         let many = index(&refs);
         assert!(many.many.is_some());
+        assert!(index(&refs[..8]).many.is_none());
         let probes = [
             "/r/p3/inner/f",
             "/r/p1",

@@ -87,28 +87,117 @@ impl NormalPath {
 
 /// Whether `bytes` is already an absolute normal path: no `.`, `..` or
 /// empty segment and no trailing `/` (except `/` itself). Never allocates.
+///
+/// The common case, a path with no `/.`, no `//` and no NUL anywhere, is
+/// decided by one pass over 16-byte windows that the compiler turns into
+/// SIMD compares; anything that pass flags (a `.hidden` name as much as a
+/// real `..`) is decided exactly by [`is_normal_exact`].
+#[inline]
 pub(crate) fn is_normal(bytes: &[u8]) -> bool {
-    static DOUBLE_SLASH: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"//"));
     match bytes {
         [] => false,
         [only] => *only == b'/',
-        [first, .., last] => {
-            // Every dot segment starts with a '.' right after a '/': one
-            // pass finds the dots and any NUL, a second any empty segment.
-            *first == b'/'
-                && *last != b'/'
-                && memchr::memchr2_iter(b'.', 0, bytes).all(|at| {
-                    bytes[at] == b'.'
-                        && !(bytes[at - 1] == b'/'
-                            && matches!(
-                                &bytes[at + 1..],
-                                [] | [b'/', ..] | [b'.'] | [b'.', b'/', ..]
-                            ))
-                })
-                && DOUBLE_SLASH.find(bytes).is_none()
-        }
+        [first, ..] => *first == b'/' && is_normal_from(bytes, 0),
     }
+}
+
+/// [`is_normal`] for a path of at least two bytes that starts with `/`,
+/// whose bytes before `from` are known to be part of a normal path that
+/// ends there without a `/` (a root's bytes, say: `from` is then the root's
+/// last byte, or 0 for none).
+#[inline(always)]
+pub(crate) fn is_normal_from(bytes: &[u8], from: usize) -> bool {
+    let last = bytes[bytes.len() - 1];
+    last != b'/' && last != 0 && (!has_dot_slash_or_nul(bytes, from) || is_normal_exact(bytes))
+}
+
+/// Whether some `/` at or after `from` in `bytes` is followed by `.` or
+/// `/`, or some byte from `from` on but the last is NUL. Every dot segment
+/// and empty segment from `from` on makes this true, and every NUL but a
+/// last one.
+#[inline(always)]
+fn has_dot_slash_or_nul(bytes: &[u8], from: usize) -> bool {
+    /// Nonzero where `window` finds something.
+    #[inline(always)]
+    fn window(window: &[u8; 17]) -> u32 {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        return window_sse2(window);
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        return u32::from(window_portable(window));
+    }
+    #[inline(always)]
+    fn at(bytes: &[u8], from: usize) -> &[u8; 17] {
+        bytes[from..from + 17].try_into().expect("17 bytes")
+    }
+    let n = bytes.len();
+    if n < 17 {
+        // Pad with a byte that is none of '/', '.' and NUL.
+        let mut padded = [b'a'; 17];
+        padded[..n - from].copy_from_slice(&bytes[from..]);
+        return window(&padded) != 0;
+    }
+    // Windows 16 bytes apart from `from` on, two at a time without a branch
+    // between them; the last ends with the path, overlapping the one before
+    // it (or bytes before `from`, which are harmless).
+    let last = n - 17;
+    let mut start = from.min(last);
+    while last > start + 16 {
+        if window(at(bytes, start)) | window(at(bytes, start + 16)) != 0 {
+            return true;
+        }
+        start = (start + 32).min(last);
+    }
+    window(at(bytes, start)) | window(at(bytes, last)) != 0
+}
+
+/// One window of 17 bytes: a bit set for each of its first 16 that is a
+/// `/` followed by `.` or `/`, or is NUL (`.` and `/` differ only in the low bit). With
+/// SSE2, which every x86_64 has, a dozen instructions.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn window_sse2(window: &[u8; 17]) -> u32 {
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8, _mm_setzero_si128,
+    };
+    // SAFETY: SSE2 is enabled for this target (the cfg above), so the
+    // intrinsics are available; both unaligned loads read 16 bytes within
+    // the 17 of `window` (at 0 and at 1).
+    unsafe {
+        let now = _mm_loadu_si128(window.as_ptr().cast::<__m128i>());
+        let next = _mm_loadu_si128(window.as_ptr().add(1).cast::<__m128i>());
+        let slash = _mm_set1_epi8(b'/' as i8);
+        let dot_or_slash = _mm_cmpeq_epi8(_mm_or_si128(next, _mm_set1_epi8(1)), slash);
+        let pair = _mm_and_si128(_mm_cmpeq_epi8(now, slash), dot_or_slash);
+        let nul = _mm_cmpeq_epi8(now, _mm_setzero_si128());
+        _mm_movemask_epi8(_mm_or_si128(pair, nul)) as u32
+    }
+}
+
+/// [`window_sse2`] for every other target (and the tests' reference).
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
+#[inline(always)]
+fn window_portable(window: &[u8; 17]) -> bool {
+    let mut hits = [0u8; 16];
+    for k in 0..16 {
+        let (now, next) = (window[k], window[k + 1]);
+        hits[k] = u8::from(((now == b'/') & ((next | 1) == b'/')) | (now == 0));
+    }
+    u128::from_ne_bytes(hits) != 0
+}
+
+/// [`is_normal`] for a path that has a `/.`, `//` or NUL somewhere.
+fn is_normal_exact(bytes: &[u8]) -> bool {
+    // Every dot segment starts with a '.' right after a '/': one pass finds
+    // the dots and any NUL, a second any empty segment.
+    memchr::memchr2_iter(b'.', 0, bytes).all(|at| {
+        bytes[at] == b'.'
+            && !(bytes[at - 1] == b'/'
+                && matches!(
+                    &bytes[at + 1..],
+                    [] | [b'/', ..] | [b'.'] | [b'.', b'/', ..]
+                ))
+    }) && memchr::memmem::find(bytes, b"//").is_none()
 }
 
 /// Writes the normal form of `bytes` into `out` (cleared first) and returns
@@ -143,12 +232,52 @@ pub(crate) fn normalize_into(bytes: &[u8], out: &mut Vec<u8>) -> Result<bool, Le
 }
 
 /// Whether `path` is `root` or lies beneath it, comparing whole components.
+/// (The index keeps `/` apart and uses [`is_at_or_beneath`]; this is the
+/// definition the tests hold it to.)
 /// Both must be normal paths as [`NormalPath`] makes them.
+#[cfg(test)]
 pub(crate) fn is_within(path: &[u8], root: &[u8]) -> bool {
-    if root == b"/" {
-        return true;
+    root == b"/" || is_at_or_beneath(path, root)
+}
+
+/// [`is_within`] for a root other than `/`.
+#[inline(always)]
+pub(crate) fn is_at_or_beneath(path: &[u8], root: &[u8]) -> bool {
+    path.len() >= root.len()
+        && same_bytes(&path[..root.len()], root)
+        && (path.len() == root.len() || path[root.len()] == b'/')
+}
+
+/// `a == b` for slices of the same length, compared in fixed-size chunks
+/// the compiler keeps inline (a root is a few dozen bytes; a call to
+/// `memcmp` costs as much as the compare).
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    fn chunk<const N: usize>(s: &[u8], from: usize) -> [u8; N] {
+        s[from..from + N].try_into().expect("N bytes")
     }
-    path.starts_with(root) && (path.len() == root.len() || path[root.len()] == b'/')
+    let n = a.len();
+    debug_assert_eq!(n, b.len());
+    match n {
+        0..=7 => a == b,
+        8..=16 => {
+            chunk::<8>(a, 0) == chunk::<8>(b, 0) && chunk::<8>(a, n - 8) == chunk::<8>(b, n - 8)
+        }
+        17..=32 => {
+            chunk::<16>(a, 0) == chunk::<16>(b, 0)
+                && chunk::<16>(a, n - 16) == chunk::<16>(b, n - 16)
+        }
+        _ => {
+            let mut from = 0;
+            while n - from > 16 {
+                if chunk::<16>(a, from) != chunk::<16>(b, from) {
+                    return false;
+                }
+                from += 16;
+            }
+            chunk::<16>(a, n - 16) == chunk::<16>(b, n - 16)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -203,6 +332,87 @@ mod tests {
                 .unwrap_or(false);
             assert_eq!(is_normal(p.as_bytes()), expected, "{p:?}");
         }
+    }
+
+    /// The windowed scan against normalization, on every length around
+    /// the 16-byte windows and every placement of the bytes that matter.
+    #[test]
+    fn normal_detection_matches_normalization_at_every_window_edge() {
+        let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut out = Vec::new();
+        for len in 1..=70 {
+            let mut normal = 0;
+            for _ in 0..3000 {
+                let mut path: Vec<u8> = (0..len)
+                    .map(|_| {
+                        state ^= state << 13;
+                        state ^= state >> 7;
+                        state ^= state << 17;
+                        // Mostly plain names, so that normal paths are common.
+                        match state % 100 {
+                            0 => 0,
+                            1..=15 => b'/',
+                            16..=23 => b'.',
+                            _ => b'n',
+                        }
+                    })
+                    .collect();
+                path[0] = b'/';
+                let expected = normalize_into(&path, &mut out)
+                    .map(|_| out == path)
+                    .unwrap_or(false);
+                assert_eq!(
+                    is_normal(&path),
+                    expected,
+                    "{:?}",
+                    path.escape_ascii().to_string()
+                );
+                normal += usize::from(expected);
+            }
+            assert!(normal > 100, "only {normal} normal paths of length {len}");
+        }
+    }
+
+    /// Both window kernels agree on every placement of `/`, `.`, NUL and a
+    /// plain byte (four symbols over 17 positions, sampled).
+    #[test]
+    fn window_kernels_agree() {
+        let symbols = [b'/', b'.', 0, b'a'];
+        let mut state = 0x2545_F491_4F6C_DD1D_u64;
+        let mut seen = [0usize; 2];
+        for _ in 0..200_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let mut window = [0u8; 17];
+            for (k, byte) in window.iter_mut().enumerate() {
+                // Mostly plain bytes, so that both answers are common.
+                let pick = (state >> (k * 3)) & 7;
+                *byte = if pick < 5 {
+                    b'a'
+                } else {
+                    symbols[(pick - 4) as usize % 4]
+                };
+            }
+            state = state.rotate_left(17) ^ 0x9E37_79B9;
+            let portable = window_portable(&window);
+            seen[usize::from(portable)] += 1;
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            assert_eq!(
+                window_sse2(&window) != 0,
+                portable,
+                "{:?}",
+                window.escape_ascii().to_string()
+            );
+        }
+        assert!(seen[0] > 1000 && seen[1] > 1000, "{seen:?}");
+        assert!(window_portable(b"aaaaaaaaaaaaaaa/."));
+        assert!(!window_portable(b"aaaaaaaaaaaaaaaa/"));
+        assert!(!window_portable(b"/aaaaaaaaaaaaaaaa"));
+        assert!(window_portable(b"\0aaaaaaaaaaaaaaaa"));
+        // The 17th byte is only ever a follower; a NUL there is the next
+        // window's (or the caller's) to see.
+        assert!(!window_portable(b"aaaaaaaaaaaaaaaa\0"));
     }
 
     #[test]

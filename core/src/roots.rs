@@ -1,6 +1,5 @@
 //! The set of allowed roots and the inside-roots check.
 
-use std::borrow::Cow;
 use std::ffi::OsStr;
 use std::fmt;
 use std::os::unix::ffi::OsStrExt;
@@ -8,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::fs::{Fs, RealFs};
 use crate::index::RootIndex;
-use crate::lexical::{is_normal, normalize_into, LexicalError};
+use crate::lexical::{normalize_into, LexicalError};
 use crate::op::Op;
 use crate::resolve::{resolve, ResolveError, Step};
 use crate::uri::{RootUri, UriError};
@@ -295,15 +294,21 @@ impl LexicalRoots {
     /// # Errors
     ///
     /// A [`LexicalError`] for a relative path or one with a NUL byte.
+    #[inline(always)]
     pub fn check(&self, path: impl AsRef<OsStr>) -> Result<Option<usize>, LexicalError> {
         let bytes = path.as_ref().as_bytes();
-        let normal: Cow<'_, [u8]> = if is_normal(bytes) {
-            Cow::Borrowed(bytes)
-        } else {
-            let mut out = Vec::with_capacity(bytes.len());
-            normalize_into(bytes, &mut out)?;
-            Cow::Owned(out)
-        };
-        Ok(self.index.find(&normal))
+        match self.index.find_if_normal(bytes) {
+            Some(found) => Ok(found),
+            None => self.check_abnormal(bytes),
+        }
+    }
+
+    /// [`LexicalRoots::check`] for a path that must be normalized first.
+    #[cold]
+    #[inline(never)]
+    fn check_abnormal(&self, bytes: &[u8]) -> Result<Option<usize>, LexicalError> {
+        let mut out = Vec::with_capacity(bytes.len());
+        normalize_into(bytes, &mut out)?;
+        Ok(self.index.find(&out))
     }
 }
