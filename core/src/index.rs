@@ -196,4 +196,84 @@ mod tests {
         assert_eq!(index(&["/"]).find(b"/"), Some(0));
         assert_eq!(index(&[]).find(b"/"), None);
     }
+
+    /// `find_if_normal` against its definition (normalize, then the first
+    /// root in order that contains the result), for few and many roots, on
+    /// paths built from the roots' own bytes plus dots, slashes and NULs.
+    #[test]
+    fn find_if_normal_matches_its_definition() {
+        let pieces = [
+            "a",
+            "ab",
+            "b",
+            ".",
+            "..",
+            "",
+            "a.",
+            ".a",
+            "x\0",
+            "aaaaaaaaaaaaaaaaaaaa",
+        ];
+        let mut state = 0x0123_4567_89AB_CDEF_u64;
+        let mut next = |below: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % below as u64) as usize
+        };
+        let mut out = Vec::new();
+        for round in 0..400 {
+            let count = if round % 2 == 0 {
+                1 + next(4)
+            } else {
+                9 + next(12)
+            };
+            let mut roots: Vec<String> = (0..count)
+                .map(|_| {
+                    let depth = 1 + next(4);
+                    (0..depth)
+                        .map(|_| ["/a", "/ab", "/b", "/aaaaaaaaaaaaaaaaaaaa"][next(4)])
+                        .collect()
+                })
+                .collect();
+            if next(10) == 0 {
+                roots.insert(next(roots.len()), "/".into());
+            }
+            let refs: Vec<&str> = roots.iter().map(String::as_str).collect();
+            let index = index(&refs);
+            for _ in 0..50 {
+                let mut path = if next(2) == 0 {
+                    roots[next(roots.len())].clone()
+                } else {
+                    String::new()
+                };
+                for _ in 0..next(6) {
+                    path.push('/');
+                    path.push_str(pieces[next(pieces.len())]);
+                }
+                if next(8) == 0 {
+                    path.push('/');
+                }
+                let bytes = path.as_bytes();
+                let expected = crate::lexical::normalize_into(bytes, &mut out)
+                    .ok()
+                    .map(|_| refs.iter().position(|r| is_within(&out, r.as_bytes())));
+                match index.find_if_normal(bytes) {
+                    Some(found) => {
+                        assert!(crate::lexical::is_normal(bytes), "{path:?} is not normal");
+                        assert_eq!(Some(found), expected, "{path:?} in {refs:?}");
+                    }
+                    None => assert!(!crate::lexical::is_normal(bytes), "{path:?} is normal"),
+                }
+                if let Some(expected) = expected {
+                    assert_eq!(
+                        index.find(&out),
+                        expected,
+                        "{:?} in {refs:?}",
+                        out.escape_ascii().to_string()
+                    );
+                }
+            }
+        }
+    }
 }

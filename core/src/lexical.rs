@@ -415,6 +415,21 @@ mod tests {
         assert!(!window_portable(b"aaaaaaaaaaaaaaaa\0"));
     }
 
+    /// Every length from 0 to 70, equal and with one byte changed at each
+    /// position in turn.
+    #[test]
+    fn same_bytes_compares_every_byte() {
+        for n in 0..=70 {
+            let a: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
+            assert!(same_bytes(&a, &a.clone()), "{n}");
+            for at in 0..n {
+                let mut b = a.clone();
+                b[at] ^= 0x20;
+                assert!(!same_bytes(&a, &b), "{n} {at}");
+            }
+        }
+    }
+
     #[test]
     fn containment_is_by_whole_components() {
         assert!(is_within(b"/x/proj", b"/x/proj"));

@@ -64,3 +64,15 @@ impl FromStr for Op {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Op;
+
+    #[test]
+    fn spelled_as_the_protocol_spells_it() {
+        assert_eq!(Op::Read.as_str(), "read");
+        assert_eq!(Op::Write.as_str(), "write");
+        assert_eq!(Op::Write.to_string(), "write");
+    }
+}

@@ -145,13 +145,16 @@ impl Roots<RealFs> {
 /// The flags and mode of `op` (semantics §2, with the write policy).
 fn open_flags(op: Op) -> (OFlags, Mode) {
     match op {
-        Op::Read => (OFlags::RDONLY | OFlags::NOCTTY, Mode::empty()),
-        Op::Write => (
-            OFlags::WRONLY | OFlags::CREATE | OFlags::NOFOLLOW | OFlags::NOCTTY,
-            Mode::from_raw_mode(0o666),
-        ),
+        Op::Read => (READ_FLAGS, Mode::empty()),
+        Op::Write => (WRITE_FLAGS, Mode::from_raw_mode(0o666)),
     }
 }
+
+const READ_FLAGS: OFlags = OFlags::RDONLY.union(OFlags::NOCTTY);
+const WRITE_FLAGS: OFlags = OFlags::WRONLY
+    .union(OFlags::CREATE)
+    .union(OFlags::NOFOLLOW)
+    .union(OFlags::NOCTTY);
 
 /// The accepted root to open beneath (its position) and the rest of the
 /// path: the verdict's root when the path spells it, else the first root
@@ -171,7 +174,7 @@ fn choose_root<'p>(roots: &Roots, inside: usize, path: &'p [u8]) -> Option<(usiz
 /// Whether the last component of `rest` beneath `dir` is a symlink: tells
 /// the write policy's `ELOOP` from a loop's.
 fn last_is_link(engine: Engine, dir: &OwnedFd, rest: &[u8], scope: Scope) -> bool {
-    let flags = OFlags::PATH | OFlags::NOFOLLOW;
+    let flags = OFlags::PATH.union(OFlags::NOFOLLOW);
     engine
         .open_beneath(dir.as_fd(), rest, flags, Mode::empty(), scope)
         .and_then(fstat)

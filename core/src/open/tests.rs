@@ -274,3 +274,32 @@ fn physical_open_refuses_any_link() {
         assert_eq!(open("root/missing"), Err(Errno::NOENT), "{engine:?}");
     }
 }
+
+/// `last_is_link` tells a final symlink (the write policy's ELOOP) from
+/// everything else, with both engines: a check-then-open race is the only
+/// way to reach it with a loop, so it is tested here directly.
+#[test]
+fn last_is_link_sees_only_a_final_symlink() {
+    let t = tree();
+    for engine in [Engine::Walk, Engine::Openat2] {
+        if engine == Engine::Openat2 && Backend::Openat2.engine().is_err() {
+            continue;
+        }
+        for (rest, link) in [
+            ("to_sub", true),
+            ("loop1", true),
+            ("abs_out", true),
+            ("file", false),
+            ("sub", false),
+            ("sub/inner", false),
+            ("missing", false),
+            ("loop1/x", false),
+        ] {
+            assert_eq!(
+                super::last_is_link(engine, &t.root, rest.as_bytes(), Scope::Beneath),
+                link,
+                "{engine:?} {rest}"
+            );
+        }
+    }
+}
