@@ -231,29 +231,26 @@ const MISS_STREAK: u32 = 4;
 /// While rationed, one path in this many is tried link-free.
 const RETRY_EVERY: u32 = 16;
 
-/// The path the kernel gives for what `fd` refers to: the `readlink` of
-/// its entry in this process's `/proc/<pid>/fd`, a directory each thread
-/// opens once (and again after a `fork`), so that each call looks up one
-/// name instead of walking `/proc/self/fd/N`.
+/// The path the kernel gives for what `fd` refers to.
 fn fd_path(fd: &impl AsFd) -> Option<PathBuf> {
-    thread_local! {
-        static PROC_FD: std::cell::RefCell<Option<(rustix::process::Pid, OwnedFd)>> =
-            const { std::cell::RefCell::new(None) };
-    }
-    let name = fd.as_fd().as_raw_fd().to_string();
-    let target = PROC_FD.with(|cell| {
-        let mut cached = cell.borrow_mut();
-        let pid = rustix::process::getpid();
-        if cached
-            .as_ref()
-            .is_none_or(|(opened_by, _)| *opened_by != pid)
-        {
-            let dir = rustix::fs::open("/proc/self/fd", O_PATH_DIR, Mode::empty()).ok()?;
-            *cached = Some((pid, dir));
+    let mut link = *b"/proc/self/fd/\0\0\0\0\0\0\0\0\0\0";
+    let prefix = b"/proc/self/fd/".len();
+    let mut n = u32::try_from(fd.as_fd().as_raw_fd()).ok()?;
+    let mut digits = [0u8; 10];
+    let mut len = 0;
+    loop {
+        digits[len] = b'0' + (n % 10) as u8;
+        len += 1;
+        n /= 10;
+        if n == 0 {
+            break;
         }
-        let (_, dir) = cached.as_ref()?;
-        rustix::fs::readlinkat(dir, name.as_str(), Vec::new()).ok()
-    })?;
+    }
+    for i in 0..len {
+        link[prefix + i] = digits[len - 1 - i];
+    }
+    let link = OsStr::from_bytes(&link[..prefix + len]);
+    let target = rustix::fs::readlink(link, Vec::new()).ok()?;
     let bytes = target.into_bytes();
     // A path the kernel cannot express from our root is not a real path.
     if bytes.first() != Some(&b'/') || bytes.ends_with(b" (deleted)") {
