@@ -90,7 +90,7 @@ impl RootIndex {
                 .iter()
                 .find(|(root, _)| is_at_or_beneath(path, root))
             {
-                Some((root, index)) => (Some(*index), root.len() - 1),
+                Some((root, index)) => (Some(*index), root.len()),
                 None => (None, 0),
             },
             Some(many) => {

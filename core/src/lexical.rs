@@ -102,9 +102,10 @@ pub(crate) fn is_normal(bytes: &[u8]) -> bool {
 }
 
 /// [`is_normal`] for a path of at least two bytes that starts with `/`,
-/// whose bytes before `from` are known to be part of a normal path that
-/// ends there without a `/` (a root's bytes, say: `from` is then the root's
-/// last byte, or 0 for none).
+/// whose bytes before `from` are known to be a normal path other than `/`
+/// (a root's bytes, say: `from` is then the root's length, or 0 for none).
+/// The pair at `from - 1` and `from`, a name's last byte and whatever
+/// follows, can never be `/.` or `//`.
 #[inline(always)]
 pub(crate) fn is_normal_from(bytes: &[u8], from: usize) -> bool {
     let last = bytes[bytes.len() - 1];
