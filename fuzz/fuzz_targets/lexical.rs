@@ -1,5 +1,5 @@
-//! Roots and a path of any bytes: core's lexical check against the model
-//! on a tree of directories only.
+//! Roots and a path of any bytes: core's lexical check against the lexical
+//! oracle (whole components, `.` and `..` applied by text).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
