@@ -1032,22 +1032,8 @@ fn check_with_url(uri: &str, path: &[u8]) {
 ///
 /// On a disagreement, with the roots and the path.
 pub fn check_lexical(input: &LexicalInput) {
-    match input {
-        LexicalInput::Spec(spec) => {
-            let names = TreeNames::default();
-            let roots: Vec<String> = spec
-                .roots
-                .iter()
-                .take(MAX_ROOTS)
-                .map(|r| r.render("", &names))
-                .collect();
-            check_lexical_query(&roots, &spec.path.render("", &names));
-        }
-        LexicalInput::Json(_) => {
-            for (roots, path) in input.queries() {
-                check_lexical_query(&roots, &path);
-            }
-        }
+    for (roots, path) in input.queries() {
+        check_lexical_query(&roots, &path);
     }
 }
 
