@@ -30,7 +30,8 @@ def write(target, data, name=None):
         f.write(data)
 
 
-# The spec-N seeds of the structured targets are bytes that decode to rich
+# The spec-N and spec-sibling-N seeds of the structured targets are bytes
+# that decode to rich
 # specs, written by an ignored test (see its doc):
 #   cargo test -p rootguard-proptests --test fuzz_regressions -- --ignored
 # they are kept; everything else is written again.

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use rootguard_proptests::fuzzing::arbitrary::{Arbitrary, Unstructured};
 use rootguard_proptests::fuzzing::{is_document_input, replay, LexicalSpec, ScenarioSpec, TARGETS};
-use rootguard_proptests::oracle::parse_root_uri;
+use rootguard_proptests::oracle::{parse_root_uri, read_target, ModelFs, Outside};
 
 fn fuzz_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz")
@@ -140,6 +140,49 @@ fn write_spec_seeds() {
                     .join("corpus")
                     .join(target)
                     .join(format!("spec-{found}"));
+                fs::write(&file, &data).expect("writes a seed");
+                found += 1;
+            }
+        }
+    }
+    // Sibling seeds: a valid root and a query on a textual sibling of it
+    // (`{base}/project` and `{base}/project2`), the case that a textual
+    // prefix test gets wrong. The rich specs above rarely hold one, and
+    // coverage does not lead there (a broken core runs the same code), so
+    // without these the spec alone did not find such a break in minutes.
+    let sibling = |spec: &ScenarioSpec| {
+        let scenario = spec.to_scenario();
+        let base = Path::new("/rg-model/base");
+        let model = ModelFs::new(&scenario.tree, base, Outside::Absent).expect("a valid tree");
+        let s = scenario.substituted("/rg-model/base");
+        // Roots that exist, so that they grant something.
+        let roots: Vec<Vec<u8>> = s
+            .roots
+            .iter()
+            .filter_map(|r| read_target(&model, &parse_root_uri(r).ok()?).ok())
+            .collect();
+        s.cases.iter().any(|c| {
+            let q = c.path.as_bytes();
+            roots.iter().any(|p| {
+                p.len() > "/rg-model/base".len()
+                    && q.len() > p.len()
+                    && q.starts_with(p)
+                    && q[p.len()] != b'/'
+            })
+        })
+    };
+    for target in ["resolve_model", "resolve_kernel"] {
+        let mut found = 0;
+        while found < 2 {
+            let len = 48 + (next() % 160) as usize;
+            let data: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            if ScenarioSpec::arbitrary_take_rest(Unstructured::new(&data))
+                .is_ok_and(|spec| sibling(&spec))
+            {
+                let file = fuzz_dir()
+                    .join("corpus")
+                    .join(target)
+                    .join(format!("spec-sibling-{found}"));
                 fs::write(&file, &data).expect("writes a seed");
                 found += 1;
             }
