@@ -31,8 +31,7 @@ def write(target, data, name=None):
 
 
 # The spec-N and spec-sibling-N seeds of the structured targets are bytes
-# that decode to rich
-# specs, written by an ignored test (see its doc):
+# that decode to rich specs, written by an ignored test (see its doc):
 #   cargo test -p rootguard-proptests --test fuzz_regressions -- --ignored
 # they are kept; everything else is written again.
 for target in ["root_uri", "lexical", "resolve_model", "resolve_kernel", "scenario_json"]:
