@@ -369,6 +369,27 @@ mod tests {
                     path.escape_ascii().to_string()
                 );
                 normal += usize::from(expected);
+                // The scan itself, not only the verdict (the exact check
+                // behind it would hide a scan that flags too much): it
+                // flags exactly a '/' followed by '.' or '/', or a NUL,
+                // from `from` on, whatever the clean bytes before `from`.
+                if len >= 2 && path[len - 1] != 0 {
+                    let bad = |i: usize| {
+                        path[i] == 0 || (path[i] == b'/' && matches!(path[i + 1], b'.' | b'/'))
+                    };
+                    let first_bad = (0..len - 1).find(|&i| bad(i));
+                    let clean_until = first_bad.unwrap_or(len - 1);
+                    for from in [0, clean_until / 2, clean_until] {
+                        if from == 0 || path[from - 1] != b'/' {
+                            assert_eq!(
+                                has_dot_slash_or_nul(&path, from),
+                                first_bad.is_some(),
+                                "{:?} from {from}",
+                                path.escape_ascii().to_string()
+                            );
+                        }
+                    }
+                }
             }
             assert!(normal > 100, "only {normal} normal paths of length {len}");
         }
