@@ -244,15 +244,17 @@ pub(crate) fn is_within(path: &[u8], root: &[u8]) -> bool {
 /// [`is_within`] for a root other than `/`.
 #[inline(always)]
 pub(crate) fn is_at_or_beneath(path: &[u8], root: &[u8]) -> bool {
+    // `&` rather than `&&` past the length test: both halves are cheap, and
+    // one branch on their result predicts better than two.
     path.len() >= root.len()
         && same_bytes(&path[..root.len()], root)
-        && (path.len() == root.len() || path[root.len()] == b'/')
+            & path.get(root.len()).is_none_or(|&next| next == b'/')
 }
 
 /// `a == b` for slices of the same length, compared in fixed-size chunks
 /// the compiler keeps inline (a root is a few dozen bytes; a call to
 /// `memcmp` costs as much as the compare).
-#[inline]
+#[inline(always)]
 fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     fn chunk<const N: usize>(s: &[u8], from: usize) -> [u8; N] {
         s[from..from + N].try_into().expect("N bytes")
@@ -262,11 +264,11 @@ fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     match n {
         0..=7 => a == b,
         8..=16 => {
-            chunk::<8>(a, 0) == chunk::<8>(b, 0) && chunk::<8>(a, n - 8) == chunk::<8>(b, n - 8)
+            (chunk::<8>(a, 0) == chunk::<8>(b, 0)) & (chunk::<8>(a, n - 8) == chunk::<8>(b, n - 8))
         }
         17..=32 => {
-            chunk::<16>(a, 0) == chunk::<16>(b, 0)
-                && chunk::<16>(a, n - 16) == chunk::<16>(b, n - 16)
+            (chunk::<16>(a, 0) == chunk::<16>(b, 0))
+                & (chunk::<16>(a, n - 16) == chunk::<16>(b, n - 16))
         }
         _ => {
             let mut from = 0;
