@@ -148,7 +148,11 @@ fn has_dot_slash_or_nul(bytes: &[u8], from: usize) -> bool {
         }
         start = (start + 32).min(last);
     }
-    window(at(bytes, start)) | window(at(bytes, last)) != 0
+    if start == last {
+        window(at(bytes, last)) != 0
+    } else {
+        window(at(bytes, start)) | window(at(bytes, last)) != 0
+    }
 }
 
 /// One window of 17 bytes: a bit set for each of its first 16 that is a
