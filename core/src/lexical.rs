@@ -186,7 +186,7 @@ fn window_portable(window: &[u8; 17]) -> bool {
     let mut hits = [0u8; 16];
     for k in 0..16 {
         let (now, next) = (window[k], window[k + 1]);
-        hits[k] = u8::from(((now == b'/') & ((next | 1) == b'/')) | (now == 0));
+        hits[k] = u8::from(now == 0 || (now == b'/' && (next | 1) == b'/'));
     }
     u128::from_ne_bytes(hits) != 0
 }
@@ -311,6 +311,14 @@ mod tests {
         assert_eq!(norm("/../../a"), ("/a".into(), false));
         assert_eq!(norm("/a/.../b"), ("/a/.../b".into(), false));
         assert_eq!(norm("/a/..b/c.."), ("/a/..b/c..".into(), false));
+    }
+
+    #[test]
+    fn accessors() {
+        let p = NormalPath::new("/a/./b/").unwrap();
+        assert_eq!(p.as_path(), Path::new("/a/b"));
+        assert!(p.trailing_slash());
+        assert_eq!(p.into_path_buf(), PathBuf::from("/a/b"));
     }
 
     #[test]
