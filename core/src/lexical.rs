@@ -424,10 +424,10 @@ mod tests {
             for (k, byte) in window.iter_mut().enumerate() {
                 // Mostly plain bytes, so that both answers are common.
                 let pick = (state >> (k * 3)) & 7;
-                *byte = if pick < 5 {
+                *byte = if pick < 4 {
                     b'a'
                 } else {
-                    symbols[(pick - 4) as usize % 4]
+                    symbols[(pick - 4) as usize]
                 };
             }
             state = state.rotate_left(17) ^ 0x9E37_79B9;
@@ -442,6 +442,10 @@ mod tests {
             );
         }
         assert!(seen[0] > 1000 && seen[1] > 1000, "{seen:?}");
+        // Each thing the kernels look for, alone in a window.
+        assert!(window_portable(b"aaaaaaaaaaaaaa//a"));
+        assert!(window_portable(b"aaaaaaaaaaaaaa/.a"));
+        assert!(window_portable(b"aaaaaaa\0aaaaaaaaa"));
         assert!(window_portable(b"aaaaaaaaaaaaaaa/."));
         assert!(!window_portable(b"aaaaaaaaaaaaaaaa/"));
         assert!(!window_portable(b"/aaaaaaaaaaaaaaaa"));
