@@ -489,4 +489,28 @@ mod tests {
             ]
         );
     }
+
+    /// Every errno the walk can meet is named as the kernel names it; the
+    /// file systems in the tests rarely produce some of them (an `lstat`
+    /// that fails with ENOTDIR, ENAMETOOLONG or ELOOP means the tree changed
+    /// under the walk).
+    #[test]
+    fn io_errors_are_named_by_errno() {
+        let named = |errno: Errno| {
+            from_io(&io::Error::from_raw_os_error(errno.raw_os_error()), b"/x/y").kind
+        };
+        assert_eq!(named(Errno::NOENT), ResolveErrorKind::NotFound);
+        assert_eq!(named(Errno::NOTDIR), ResolveErrorKind::NotADirectory);
+        assert_eq!(named(Errno::NAMETOOLONG), ResolveErrorKind::NameTooLong);
+        assert_eq!(named(Errno::LOOP), ResolveErrorKind::TooManyLinks);
+        assert_eq!(
+            named(Errno::ACCESS),
+            ResolveErrorKind::Io(io::ErrorKind::PermissionDenied)
+        );
+        let error = from_io(
+            &io::Error::from_raw_os_error(Errno::NOENT.raw_os_error()),
+            b"/x/y",
+        );
+        assert_eq!(error.at, Path::new("/x/y"));
+    }
 }
