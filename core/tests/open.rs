@@ -847,3 +847,25 @@ impl XorShift {
         (self.0 % n as u64) as usize
     }
 }
+
+/// A magic link met on the way (read-only and process-local: `/proc/self`
+/// under the root `/`) is refused as unresolvable (`ELOOP`), never reported
+/// as the write policy's final symlink, which only a write can meet.
+#[test]
+fn a_magic_link_on_the_way_is_unresolvable_not_a_final_symlink() {
+    let roots = Roots::new(["file:///"]);
+    for backend in [Backend::Auto, Backend::Walk] {
+        for path in ["/proc/self/cwd", "/proc/self/root/proc"] {
+            let error = roots
+                .open_with(path, Op::Read, backend)
+                .expect_err("a magic link is never followed");
+            assert!(
+                matches!(
+                    &error,
+                    OpenError::Unresolvable(e) if e.kind == rootguard::ResolveErrorKind::TooManyLinks
+                ),
+                "{backend:?} {path}: {error:?}"
+            );
+        }
+    }
+}
