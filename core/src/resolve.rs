@@ -513,4 +513,30 @@ mod tests {
         );
         assert_eq!(error.at, Path::new("/x/y"));
     }
+
+    /// A trailing slash makes the last component last all the same: a
+    /// write there is refused for the slash, whatever the name is, and a
+    /// read must find a directory.
+    #[test]
+    fn a_trailing_slash_is_judged_on_the_last_component() {
+        use ResolveErrorKind::{NotADirectory, NotFound, TrailingSlash};
+        let fs = tree();
+        let cases: &[(&str, Op, Result<&str, ResolveErrorKind>)] = &[
+            ("/b/root/new/", Op::Read, Err(NotFound)),
+            ("/b/root/new/", Op::Write, Err(TrailingSlash)),
+            ("/b/root/new//", Op::Write, Err(TrailingSlash)),
+            ("/b/root/dangle/", Op::Read, Err(NotFound)),
+            ("/b/root/dangle/", Op::Write, Err(TrailingSlash)),
+            ("/b/root/sub/", Op::Read, Ok("/b/root/sub")),
+            ("/b/root/sub/", Op::Write, Err(TrailingSlash)),
+            ("/b/root/file/", Op::Read, Err(NotADirectory)),
+            ("/b/root/file/", Op::Write, Err(TrailingSlash)),
+            ("/b/root/up/", Op::Read, Ok("/b")),
+        ];
+        for (path, op, expected) in cases {
+            let got = resolve_target(&fs, path, *op).map_err(|e| e.kind);
+            let expected = expected.clone().map(PathBuf::from);
+            assert_eq!(got.map(|t| t.path), expected, "{path} {op:?}");
+        }
+    }
 }
