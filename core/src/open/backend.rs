@@ -84,11 +84,17 @@ impl Backend {
 /// The backend [`BACKEND_ENV`] forces, read once.
 fn forced() -> Option<Backend> {
     static FORCED: OnceLock<Option<Backend>> = OnceLock::new();
-    *FORCED.get_or_init(|| match std::env::var_os(BACKEND_ENV)?.to_str()? {
+    *FORCED.get_or_init(|| parse_forced(std::env::var_os(BACKEND_ENV).as_deref()))
+}
+
+/// What a value of [`BACKEND_ENV`] forces: `walk` or `openat2`; anything
+/// else (or nothing) leaves the choice to [`Backend::Auto`].
+fn parse_forced(value: Option<&std::ffi::OsStr>) -> Option<Backend> {
+    match value?.to_str()? {
         "walk" => Some(Backend::Walk),
         "openat2" => Some(Backend::Openat2),
         _ => None,
-    })
+    }
 }
 
 /// Whether `openat2` works here, asked once: the answer cannot change while
@@ -134,6 +140,42 @@ impl Engine {
         match self {
             Engine::Openat2 => kernel::open_physical(path, flags, mode),
             Engine::Walk => walk::open_physical(path, flags, mode),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+
+    #[test]
+    fn the_environment_forces_only_the_two_names() {
+        assert_eq!(parse_forced(Some(OsStr::new("walk"))), Some(Backend::Walk));
+        assert_eq!(
+            parse_forced(Some(OsStr::new("openat2"))),
+            Some(Backend::Openat2)
+        );
+        for other in ["", "auto", "Walk", "walk ", "openat"] {
+            assert_eq!(parse_forced(Some(OsStr::new(other))), None, "{other:?}");
+        }
+        assert_eq!(parse_forced(None), None);
+    }
+
+    /// Auto takes openat2 wherever it works, unless the environment says
+    /// otherwise; Walk is always the walk.
+    #[test]
+    fn auto_prefers_openat2() {
+        assert_eq!(Backend::Walk.engine().ok(), Some(Engine::Walk));
+        let expected = match forced() {
+            Some(backend) => backend.engine().ok(),
+            None if openat2_support().is_ok() => Some(Engine::Openat2),
+            None => Some(Engine::Walk),
+        };
+        assert_eq!(Backend::Auto.engine().ok(), expected);
+        if forced().is_none() && openat2_support().is_ok() {
+            assert_eq!(Backend::Auto.engine().ok(), Some(Engine::Openat2));
+            assert_eq!(Backend::Openat2.engine().ok(), Some(Engine::Openat2));
         }
     }
 }
