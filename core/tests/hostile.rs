@@ -454,3 +454,25 @@ fn read_targets_match_the_kernel() {
         assert_eq!(ours, kernel_read_target(&path), "{rel}");
     }
 }
+
+/// A verdict names the physical target when the path resolved, inside or
+/// out, and none when it did not.
+#[test]
+fn verdicts_name_their_target() {
+    let mut t = Tree::new();
+    t.dir("project/sub").dir("out").link("project/up", "../out");
+    let base = t.path("");
+    let roots = Roots::new([format!("file://{}", t.path("project").display())]);
+    let inside = roots.check(t.path("project/sub/new"), Write);
+    assert!(inside.is_inside());
+    assert_eq!(
+        inside.target(),
+        Some(base.join("project/sub/new").as_path())
+    );
+    let outside = roots.check(t.path("project/up/x"), Write);
+    assert!(!outside.is_inside());
+    assert_eq!(outside.target(), Some(base.join("out/x").as_path()));
+    let unresolvable = roots.check(t.path("project/missing/x"), Read);
+    assert!(matches!(unresolvable, Verdict::Unresolvable(_)));
+    assert_eq!(unresolvable.target(), None);
+}
