@@ -44,3 +44,19 @@ fn every_vector_of_the_corpus() {
         failures.join("\n")
     );
 }
+
+/// `LexicalRoots` keeps the valid roots, in order, with their positions in
+/// the list given, and the invalid ones apart.
+#[test]
+fn lexical_roots_keep_what_they_accepted() {
+    let roots = rootguard::LexicalRoots::new(["file:///a/b", "http://x/y", "file:///c/./d/"]);
+    assert_eq!(
+        roots.accepted(),
+        &[
+            (0, std::path::PathBuf::from("/a/b")),
+            (2, std::path::PathBuf::from("/c/d"))
+        ]
+    );
+    assert_eq!(roots.rejected().len(), 1);
+    assert_eq!(roots.rejected()[0].index, 1);
+}

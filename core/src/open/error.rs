@@ -160,3 +160,38 @@ impl std::error::Error for OpenError {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What each errno from an open beneath a root becomes. Most arms are
+    /// reached only when the tree changes between the check and the open.
+    #[test]
+    fn errnos_are_named_as_the_check_names_them() {
+        let path = || PathBuf::from("/r/x");
+        let kind = |errno| match OpenError::from_errno(errno, 3, path()) {
+            OpenError::Unresolvable(e) => {
+                assert_eq!(e.at, path());
+                Some(e.kind)
+            }
+            _ => None,
+        };
+        assert_eq!(kind(Errno::NOENT), Some(ResolveErrorKind::NotFound));
+        assert_eq!(kind(Errno::NOTDIR), Some(ResolveErrorKind::NotADirectory));
+        assert_eq!(kind(Errno::LOOP), Some(ResolveErrorKind::TooManyLinks));
+        assert_eq!(
+            kind(Errno::NAMETOOLONG),
+            Some(ResolveErrorKind::NameTooLong)
+        );
+        assert_eq!(kind(Errno::ISDIR), Some(ResolveErrorKind::IsADirectory));
+        assert!(matches!(
+            OpenError::from_errno(Errno::XDEV, 3, path()),
+            OpenError::Escape { root: 3, .. }
+        ));
+        assert!(matches!(
+            OpenError::from_errno(Errno::ACCESS, 3, path()),
+            OpenError::Io { .. }
+        ));
+    }
+}
