@@ -189,9 +189,15 @@ mod tests {
             OpenError::from_errno(Errno::XDEV, 3, path()),
             OpenError::Escape { root: 3, .. }
         ));
-        assert!(matches!(
-            OpenError::from_errno(Errno::ACCESS, 3, path()),
-            OpenError::Io { .. }
-        ));
+        let io = OpenError::from_errno(Errno::ACCESS, 3, path());
+        assert!(matches!(io, OpenError::Io { .. }));
+        // The errno stays reachable as the error's source.
+        let source = std::error::Error::source(&io).expect("an io error has a source");
+        assert_eq!(
+            source
+                .downcast_ref::<std::io::Error>()
+                .and_then(std::io::Error::raw_os_error),
+            Some(Errno::ACCESS.raw_os_error())
+        );
     }
 }
