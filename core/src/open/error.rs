@@ -189,6 +189,8 @@ mod tests {
             OpenError::from_errno(Errno::XDEV, 3, path()),
             OpenError::Escape { root: 3, .. }
         ));
+        let unresolvable = OpenError::from_errno(Errno::NOENT, 3, path());
+        assert!(std::error::Error::source(&unresolvable).is_some());
         let io = OpenError::from_errno(Errno::ACCESS, 3, path());
         assert!(matches!(io, OpenError::Io { .. }));
         // The errno stays reachable as the error's source.
