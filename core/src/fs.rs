@@ -312,22 +312,14 @@ mod tests {
         let (_dir, base) = tree();
         // Repeat past the rationing of link-free attempts.
         for _ in 0..40 {
-            assert_eq!(
-                answers(&base.join("real/file"), Op::Read),
-                base.join("real/file")
-            );
-            assert_eq!(
-                answers(&base.join("link/file"), Op::Read),
-                base.join("real/file")
-            );
-            assert_eq!(
-                answers(&base.join("link/sub/.."), Op::Read),
-                base.join("real")
-            );
-            assert_eq!(
-                answers(&base.join("final"), Op::Read),
-                base.join("real/file")
-            );
+            for (path, target) in [
+                ("real/file", "real/file"),
+                ("link/file", "real/file"),
+                ("link/sub/..", "real"),
+                ("final", "real/file"),
+            ] {
+                assert_eq!(answers(&base.join(path), Op::Read), base.join(target));
+            }
         }
         assert_eq!(whole(&base.join("missing"), Op::Read), None);
         assert_eq!(whole(&base.join("real/file/x"), Op::Read), None);
@@ -337,22 +329,14 @@ mod tests {
     fn writes_are_answered_beneath_plain_and_linked_parents() {
         let (_dir, base) = tree();
         for _ in 0..40 {
-            assert_eq!(
-                answers(&base.join("real/new"), Op::Write),
-                base.join("real/new")
-            );
-            assert_eq!(
-                answers(&base.join("real/file"), Op::Write),
-                base.join("real/file")
-            );
-            assert_eq!(
-                answers(&base.join("link/new"), Op::Write),
-                base.join("real/new")
-            );
-            assert_eq!(
-                answers(&base.join("link/sub/../new"), Op::Write),
-                base.join("real/new")
-            );
+            for (path, target) in [
+                ("real/new", "real/new"),
+                ("real/file", "real/file"),
+                ("link/new", "real/new"),
+                ("link/sub/../new", "real/new"),
+            ] {
+                assert_eq!(answers(&base.join(path), Op::Write), base.join(target));
+            }
         }
         // A name of exactly NAME_MAX bytes is a name.
         let longest = "n".repeat(crate::resolve::NAME_MAX);
