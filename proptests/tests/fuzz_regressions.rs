@@ -115,35 +115,42 @@ fn write_spec_seeds() {
         state
     };
     let any_valid = |roots: &[String]| roots.iter().any(|r| parse_root_uri(r).is_ok());
+    // Byte strings of `min_len` to `min_len + 159` bytes from `next`, until
+    // `count` of them pass `keep`, written as `fuzz/corpus/<target>/<prefix>-N`.
+    let mut write_seeds =
+        |target: &str, prefix: &str, count: usize, min_len: usize, keep: &dyn Fn(&[u8]) -> bool| {
+            let mut found = 0;
+            while found < count {
+                let len = min_len + (next() % 160) as usize;
+                let data: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+                if keep(&data) {
+                    let file = fuzz_dir()
+                        .join("corpus")
+                        .join(target)
+                        .join(format!("{prefix}-{found}"));
+                    fs::write(&file, &data).expect("writes a seed");
+                    found += 1;
+                }
+            }
+        };
     for target in ["lexical", "resolve_model", "resolve_kernel"] {
-        let mut found = 0;
-        while found < 4 {
-            let len = 96 + (next() % 160) as usize;
-            let data: Vec<u8> = (0..len).map(|_| next() as u8).collect();
-            let rich = if target == "lexical" {
-                LexicalSpec::arbitrary_take_rest(Unstructured::new(&data)).is_ok_and(|spec| {
+        write_seeds(target, "spec", 4, 96, &|data| {
+            if target == "lexical" {
+                LexicalSpec::arbitrary_take_rest(Unstructured::new(data)).is_ok_and(|spec| {
                     let query = rootguard_proptests::fuzzing::LexicalInput::Spec(spec).queries();
                     let (roots, path) = &query[0];
                     roots.len() >= 2 && any_valid(roots) && path.starts_with(b"/") && path.len() > 4
                 })
             } else {
-                ScenarioSpec::arbitrary_take_rest(Unstructured::new(&data)).is_ok_and(|spec| {
+                ScenarioSpec::arbitrary_take_rest(Unstructured::new(data)).is_ok_and(|spec| {
                     let s = spec.to_scenario();
                     s.tree.len() >= 3
                         && s.roots.len() >= 2
                         && any_valid(&s.roots)
                         && s.cases.len() >= 3
                 })
-            };
-            if rich {
-                let file = fuzz_dir()
-                    .join("corpus")
-                    .join(target)
-                    .join(format!("spec-{found}"));
-                fs::write(&file, &data).expect("writes a seed");
-                found += 1;
             }
-        }
+        });
     }
     // Sibling seeds: a valid root and a query on a textual sibling of it
     // (`{base}/project` and `{base}/project2`), the case that a textual
@@ -172,20 +179,9 @@ fn write_spec_seeds() {
         })
     };
     for target in ["resolve_model", "resolve_kernel"] {
-        let mut found = 0;
-        while found < 2 {
-            let len = 48 + (next() % 160) as usize;
-            let data: Vec<u8> = (0..len).map(|_| next() as u8).collect();
-            if ScenarioSpec::arbitrary_take_rest(Unstructured::new(&data))
+        write_seeds(target, "spec-sibling", 2, 48, &|data| {
+            ScenarioSpec::arbitrary_take_rest(Unstructured::new(data))
                 .is_ok_and(|spec| sibling(&spec))
-            {
-                let file = fuzz_dir()
-                    .join("corpus")
-                    .join(target)
-                    .join(format!("spec-sibling-{found}"));
-                fs::write(&file, &data).expect("writes a seed");
-                found += 1;
-            }
-        }
+        });
     }
 }
