@@ -63,11 +63,7 @@ impl RootIndex {
     #[inline]
     pub(crate) fn find(&self, path: &[u8]) -> Option<usize> {
         let found = match &self.many {
-            None => self
-                .few
-                .iter()
-                .find(|(root, _)| is_at_or_beneath(path, root))
-                .map(|&(_, index)| index),
+            None => self.first_few(path).map(|(index, _)| index),
             Some(many) => many.find(path),
         };
         earliest(found, self.slash)
@@ -85,12 +81,8 @@ impl RootIndex {
             _ => return None,
         }
         let (found, from) = match &self.many {
-            None => match self
-                .few
-                .iter()
-                .find(|(root, _)| is_at_or_beneath(path, root))
-            {
-                Some((root, index)) => (Some(*index), root.len()),
+            None => match self.first_few(path) {
+                Some((index, root_len)) => (Some(index), root_len),
                 None => (None, 0),
             },
             Some(many) => {
@@ -101,6 +93,18 @@ impl RootIndex {
             }
         };
         is_normal_from(path, from).then(|| earliest(found, self.slash))
+    }
+}
+
+impl RootIndex {
+    /// Among few roots, the first (in the caller's order) that is `path`
+    /// or an ancestor of it, as (caller's index, root's length).
+    #[inline(always)]
+    fn first_few(&self, path: &[u8]) -> Option<(usize, usize)> {
+        self.few
+            .iter()
+            .find(|(root, _)| is_at_or_beneath(path, root))
+            .map(|(root, index)| (*index, root.len()))
     }
 }
 
