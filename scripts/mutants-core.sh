@@ -13,10 +13,13 @@ files=(-f 'core/src/*.rs' -f 'core/src/**/*.rs')
 test_args=(--cargo-test-arg=--lib --cargo-test-arg=--tests)
 
 # cargo-mutants exits 2 when mutants are missed and 3 on timeouts: both are
-# results here, not failures of the script.
+# results here, not failures of the script. Any other non-zero exit (1: bad
+# usage, 4: the unmutated tree fails its tests) stops the script.
+result_ok() { [ "$1" -eq 0 ] || [ "$1" -eq 2 ] || [ "$1" -eq 3 ]; }
+mkdir -p "$out"
 cargo mutants "${files[@]}" "${test_args[@]}" -o "$out/pass1"
 rc=$?
-[ "$rc" -le 3 ] || { echo "mutants-core: pass 1 failed (exit $rc)" >&2; exit "$rc"; }
+result_ok "$rc" || { echo "mutants-core: pass 1 failed (exit $rc)" >&2; exit "$rc"; }
 p1="$out/pass1/mutants.out"
 
 if [ -s "$p1/missed.txt" ]; then
@@ -27,7 +30,7 @@ if [ -s "$p1/missed.txt" ]; then
     cargo mutants "${files[@]}" "${test_args[@]}" --test-workspace=true \
         --timeout 600 --re "$re" -o "$out/pass2"
     rc=$?
-    [ "$rc" -le 3 ] || { echo "mutants-core: pass 2 failed (exit $rc)" >&2; exit "$rc"; }
+    result_ok "$rc" || { echo "mutants-core: pass 2 failed (exit $rc)" >&2; exit "$rc"; }
 fi
 p2="$out/pass2/mutants.out"
 
