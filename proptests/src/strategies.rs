@@ -583,11 +583,40 @@ enum PadUnit {
     NameDotDot(Index),
 }
 
+/// What joins a path's pieces. On Linux `\` and `%2F` are bytes of a
+/// name like any other; a checker that reads them as separators (Windows
+/// habits, a URL decoder run on a path) walks a different path from the
+/// kernel's: `{base}\project\new.txt` names a file beside the base,
+/// and `{base}/x%2F..%2Fproject` one in the base.
+#[derive(Debug, Clone, Copy)]
+enum Separator {
+    Slash,
+    /// `\` between pieces, the first still after `/`.
+    Backslash,
+    /// `\` before the first piece too, so the start's last name and the
+    /// pieces are one name.
+    BackslashFromStart,
+    /// `%2F` between pieces, the first still after `/`.
+    EncodedSlash,
+}
+
+impl Separator {
+    /// The separator before piece number `i`.
+    fn before(self, i: usize) -> &'static str {
+        match (self, i) {
+            (Separator::Slash, _) | (Separator::Backslash | Separator::EncodedSlash, 0) => "/",
+            (Separator::Backslash | Separator::BackslashFromStart, _) => "\\",
+            (Separator::EncodedSlash, _) => "%2F",
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 struct PathSpec {
     start: Start,
     pad: Option<(PadUnit, usize)>,
     pieces: Vec<Piece>,
+    separator: Separator,
     trailing: Trailing,
     /// Where to put a NUL byte, if anywhere.
     nul: Option<Index>,
@@ -620,17 +649,25 @@ fn path_spec() -> impl Strategy<Value = PathSpec> {
         1 => Just(Trailing::SlashDotDot),
     ];
     let nul = option::weighted(0.03, any::<Index>());
+    let separator = prop_oneof![
+        24 => Just(Separator::Slash),
+        1 => Just(Separator::Backslash),
+        1 => Just(Separator::BackslashFromStart),
+        1 => Just(Separator::EncodedSlash),
+    ];
     (
         start,
         option::weighted(0.05, (pad_unit, pad_count)),
         pieces(),
+        separator,
         trailing,
         nul,
     )
-        .prop_map(|(start, pad, pieces, trailing, nul)| PathSpec {
+        .prop_map(|(start, pad, pieces, separator, trailing, nul)| PathSpec {
             start,
             pad,
             pieces,
+            separator,
             trailing,
             nul,
         })
@@ -655,8 +692,13 @@ impl PathSpec {
             let reps = (*count).min(4096 / unit.len().max(1) + 1);
             out.push_str(&unit.repeat(reps));
         }
-        for piece in &self.pieces {
-            out.push('/');
+        for (i, piece) in self.pieces.iter().enumerate() {
+            // A path must start with `/` (the scenario format's rule).
+            out.push_str(if out.is_empty() {
+                "/"
+            } else {
+                self.separator.before(i)
+            });
             out.push_str(&names.render(piece));
         }
         match self.trailing {
@@ -1006,6 +1048,41 @@ mod tests {
         assert_eq!(Variant::Nfd.apply("café"), "cafe\u{301}");
         assert_ne!(Variant::Nfc.apply("a"), Variant::Nfd.apply("a"));
         assert_eq!(Variant::Long(255).apply("a").len(), 255);
+    }
+
+    #[test]
+    fn separators_in_disguise() {
+        let names = TreeNames {
+            paths: &[],
+            dirs: &[],
+            chain_heads: &[],
+        };
+        let render = |start, separator| {
+            PathSpec {
+                start,
+                pad: None,
+                pieces: vec![Piece::Long(1), Piece::DotDot, Piece::Long(2)],
+                separator,
+                trailing: Trailing::None,
+                nul: None,
+            }
+            .render(&names)
+        };
+        assert_eq!(render(Start::Base, Separator::Slash), "{base}/n/../nn");
+        assert_eq!(render(Start::Base, Separator::Backslash), r"{base}/n\..\nn");
+        assert_eq!(
+            render(Start::Base, Separator::BackslashFromStart),
+            r"{base}\n\..\nn"
+        );
+        assert_eq!(
+            render(Start::Base, Separator::EncodedSlash),
+            "{base}/n%2F..%2Fnn"
+        );
+        // Still absolute when the start is `/` itself.
+        assert_eq!(
+            render(Start::Root, Separator::BackslashFromStart),
+            r"/n\..\nn"
+        );
     }
 
     #[test]
