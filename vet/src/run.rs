@@ -14,7 +14,7 @@ use crate::checker::{Checker, Reply};
 use crate::corpus::Source;
 use crate::judge::{evaluate, Class, Ids, Judge, Outcome};
 use crate::shrink::shrink;
-use crate::targeted::{expand, Pick};
+use crate::targeted::{decoys, expand, Pick};
 use crate::HarnessError;
 
 /// A callback told where a run stands after each scenario.
@@ -222,6 +222,9 @@ pub fn vet(checker: &mut dyn Checker, options: &Options) -> Result<Report, Harne
             }
         };
         run.scenarios(&expand(&scenario, &mut pick), "random")?;
+        if let Some(decoys) = decoys(&scenario, &mut pick) {
+            run.scenarios(&[decoys], "random")?;
+        }
     }
     run.report.elapsed = run.start.elapsed();
     run.report.interrupted = options.interrupted.load(Ordering::Relaxed);

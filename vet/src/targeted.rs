@@ -1,6 +1,7 @@
 //! Targeted queries around a random tree: the places where flawed
 //! checkers are known to go wrong (links and `link/..`, writes through
-//! links, sibling and case-variant names, hostile spellings of roots).
+//! links, sibling and case-variant names, separators in disguise, hostile
+//! spellings of roots).
 
 use rootguard_proptests::{Case, Entry, Op, Scenario, BASE_PLACEHOLDER};
 
@@ -71,6 +72,7 @@ pub fn expand(scenario: &Scenario, rng: &mut Pick) -> Vec<Scenario> {
         let mut cases = cases.clone();
         if number == 0 {
             cases.extend(siblings_of_root(root_dir));
+            cases.extend(disguised_separators(root_dir, other));
         }
         out.push(Scenario {
             name: "generated-targeted".to_owned(),
@@ -106,6 +108,83 @@ fn siblings_of_root(root_dir: &str) -> Vec<Case> {
             expect: None,
         })
         .collect()
+}
+
+/// Names that differ from `notes.txt` only in a way some checker
+/// "normalizes" away: surrounding whitespace (a no-break space too), a
+/// trailing dot, case, a fullwidth letter, a combining accent, a
+/// percent-escape, a zero-width space.
+const DECOY_NAMES: &[&str] = &[
+    "notes.txt ",
+    "\u{a0}notes.txt",
+    "notes.txt\t",
+    "notes.txt.",
+    "Notes.txt",
+    "\u{ff4e}otes.txt",
+    "note\u{301}s.txt",
+    "notes%2Etxt",
+    "notes.txt\u{200b}",
+];
+
+/// `scenario`'s tree plus, in one of its top directories (the root),
+/// links whose names are [`DECOY_NAMES`] and which lead out of it (to a
+/// new file beside the root), each written through. The kernel follows
+/// the link; a checker that normalizes the name first judges a new file
+/// `notes.txt` in the root instead. A tree of its own, so a group of its
+/// own; `None` when the tree has no directory or the root already holds
+/// one of these names.
+pub fn decoys(scenario: &Scenario, rng: &mut Pick) -> Option<Scenario> {
+    let b = BASE_PLACEHOLDER;
+    let dirs = top_dirs(&scenario.tree);
+    if dirs.is_empty() {
+        return None;
+    }
+    let root_dir = &dirs[rng.below(dirs.len())];
+    let mut tree = scenario.tree.clone();
+    let mut cases = Vec::new();
+    for name in DECOY_NAMES {
+        let path = format!("{root_dir}/{name}");
+        if tree.iter().any(|e| e.path() == path) {
+            return None;
+        }
+        cases.push(Case {
+            path: format!("{b}/{path}"),
+            op: Op::Write,
+            expect: None,
+        });
+        tree.push(Entry::Symlink {
+            path,
+            target: "../decoy-target.txt".to_owned(),
+        });
+    }
+    Some(Scenario {
+        name: "generated-decoys".to_owned(),
+        note: None,
+        tree,
+        roots: vec![format!("file://{b}/{root_dir}")],
+        cases,
+    })
+}
+
+/// New files outside the root whose names hold `\` or `%2F` where a
+/// separator would lead into it: to the kernel one name in the base or
+/// beside it, to a checker that reads them as `/`, a path into the root
+/// (`other` is a directory, so its `..` resolves).
+fn disguised_separators(root_dir: &str, other: &str) -> Vec<Case> {
+    let b = BASE_PLACEHOLDER;
+    [
+        format!("{b}\\{root_dir}\\new.txt"),
+        format!("{b}/{other}\\..\\{root_dir}\\new.txt"),
+        format!("{b}%2F{root_dir}%2Fnew.txt"),
+        format!("{b}/{other}%2F..%2F{root_dir}%2Fnew.txt"),
+    ]
+    .into_iter()
+    .map(|path| Case {
+        path,
+        op: Op::Write,
+        expect: None,
+    })
+    .collect()
 }
 
 fn top_dirs(tree: &[Entry]) -> Vec<String> {
