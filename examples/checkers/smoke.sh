@@ -48,6 +48,9 @@ fi
   ln -s ../outside/secret.txt b/project/chain2
   ln -s ../outside/dir b/project/linkdeep         # linkdeep/.. is b/outside, not b/project
   ln -s loop b/project/loop                       # ELOOP
+  mkdir b/ｐｒｏｊｅｃｔ                            # fullwidth: a different directory
+  echo s >b/ｐｒｏｊｅｃｔ/secret.txt
+  ln -s ../outside/notes.txt "b/project/notes.txt " # a name ending in a space, dangling out
 ) || exit 2
 B=$base/b
 R="file://$B/project"
@@ -103,6 +106,10 @@ add either  "write to a directory"            "[\"$R\"]" "$B/project/sub" write
 add either  "link loop"                       "[\"$R\"]" "$B/project/loop" read
 add either  "read of a missing file"          "[\"$R\"]" "$B/project/missing.txt" read
 add either  "file used as a directory"        "[\"$R\"]" "$B/project/a.txt/x" read
+add outside "backslashes are not separators"  "[\"$R\"]" "$B\\\\project\\\\new.txt" write  # 38
+add outside "%2F is not a separator"          "[\"$R\"]" "$B%2Fproject%2Fnew.txt" write
+add outside "fullwidth look-alike of the root" "[\"$R\"]" "$B/ｐｒｏｊｅｃｔ/secret.txt" read
+add outside "trailing space: a link out"      "[\"$R\"]" "$B/project/notes.txt " write     # 41
 
 # Each flawed checker must escape on these requests of its own class.
 declare -A own=(
@@ -110,6 +117,10 @@ declare -A own=(
   [python/case_folding.py]="10"
   [python/uri_decoding.py]="13 14 15 16 17 18 20"
   [python/empty_roots.py]="11 12"
+  [python/backslash_separator.py]="38"
+  [python/unicode_nfkc.py]="40"
+  [node/percent_decoded_path.js]="39"
+  [node/trimmed_path.js]="41"
   [node/lexical_only.js]="4"
   [node/missing_file_fallback.js]="6 7"
   [node/one_level_link.js]="9"
@@ -122,14 +133,14 @@ declare -A own=(
 # --- the checkers ------------------------------------------------------------------
 checkers=()  # "name|interpreter|program", the interpreter empty for a binary
 if command -v python3 >/dev/null; then
-  for f in sound sibling_prefix case_folding uri_decoding empty_roots; do
+  for f in sound sibling_prefix case_folding uri_decoding empty_roots backslash_separator unicode_nfkc; do
     checkers+=("python/$f.py|python3|$here/python/$f.py")
   done
 else
   skip "Python checkers: python3 not found"
 fi
 if command -v node >/dev/null; then
-  for f in sound lexical_only missing_file_fallback one_level_link swallowed_denial; do
+  for f in sound lexical_only missing_file_fallback one_level_link swallowed_denial percent_decoded_path trimmed_path; do
     checkers+=("node/$f.js|node|$here/node/$f.js")
   done
 else
@@ -155,7 +166,8 @@ ask() {
 
 # answers FILE: "id allowed use" per response line ("-" when there is no
 # "use"). Good enough for these checkers' own output: the id comes first, and
-# no path here holds a quote or a backslash.
+# no path here holds a quote. A "use" holding a backslash (only #38 has one)
+# reads as "-", so that answer is judged on the path asked.
 answers() {
   local line use
   local re='^\{"id": ?("[^"]*"|-?[0-9]+|null),.*"allowed": ?(true|false)' use_re='"use": ?"([^"\\]*)"'

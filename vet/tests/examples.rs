@@ -114,6 +114,8 @@ fn python_checkers() {
         "case_folding.py",
         "uri_decoding.py",
         "empty_roots.py",
+        "backslash_separator.py",
+        "unicode_nfkc.py",
     ] {
         catches(file, command(&["python3", &script("python", file)]));
     }
@@ -133,6 +135,8 @@ fn node_checkers() {
         "missing_file_fallback.js",
         "one_level_link.js",
         "swallowed_denial.js",
+        "percent_decoded_path.js",
+        "trimmed_path.js",
     ] {
         catches(file, command(&["node", &script("node", file)]));
     }
