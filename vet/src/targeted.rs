@@ -73,6 +73,9 @@ pub fn expand(scenario: &Scenario, rng: &mut Pick) -> Vec<Scenario> {
         if number == 0 {
             cases.extend(siblings_of_root(root_dir));
             cases.extend(disguised_separators(root_dir, other));
+            if other != root_dir {
+                cases.extend(long_ways_out(root_dir, other));
+            }
         }
         out.push(Scenario {
             name: "generated-targeted".to_owned(),
@@ -105,6 +108,22 @@ fn siblings_of_root(root_dir: &str) -> Vec<Case> {
         .map(|name| Case {
             path: format!("{b}/{name}"),
             op: Op::Write,
+            expect: None,
+        })
+        .collect()
+}
+
+/// Reads of `other` (beside the root) by paths that start in the root and
+/// leave it only after 1,200 or 3,600 bytes of `/.`: a checker that cuts
+/// the path short (a 255-, 1,024- or PATH_MAX-byte buffer) judges a
+/// prefix that names the root itself.
+fn long_ways_out(root_dir: &str, other: &str) -> Vec<Case> {
+    let b = BASE_PLACEHOLDER;
+    [600, 1800]
+        .into_iter()
+        .map(|units| Case {
+            path: format!("{b}/{root_dir}{}/../{other}", "/.".repeat(units)),
+            op: Op::Read,
             expect: None,
         })
         .collect()
