@@ -1,6 +1,7 @@
 //! The strategies are strong for classes: in a fixed sample of generated
-//! scenarios, every verdict, every reason an operation cannot happen and
-//! every class of invalid root turns up.
+//! scenarios, every verdict, every reason an operation cannot happen,
+//! every class of invalid root and paths whose `\` or `%2F` a checker
+//! could misread as a separator turn up.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -43,6 +44,7 @@ fn scenarios_cover_every_verdict_and_reason() {
     let mut verdicts = BTreeMap::new();
     let mut reasons = BTreeMap::new();
     let mut root_classes = BTreeMap::new();
+    let mut separators = BTreeMap::new();
     for _ in 0..SAMPLE {
         let s = strategy.new_tree(&mut runner).expect("generates").current();
         let fs = ModelFs::from_scenario(&s, Path::new(BASE), Outside::Absent).expect("valid tree");
@@ -54,6 +56,20 @@ fn scenarios_cover_every_verdict_and_reason() {
                 Op::Read => resolve_read(&fs, case.path.as_bytes()),
                 Op::Write => resolve_write(&fs, case.path.as_bytes()),
             };
+            // `\` and `%2F` are bytes of a name; read as separators they
+            // would lead elsewhere (a flawed checker's reading).
+            for (class, disguise) in [("backslash", "\\"), ("%2F", "%2F")] {
+                if case.path.contains(disguise) {
+                    let misread = case.path.replace(disguise, "/");
+                    let other = match case.op {
+                        Op::Read => resolve_read(&fs, misread.as_bytes()),
+                        Op::Write => resolve_write(&fs, misread.as_bytes()),
+                    };
+                    if format!("{:?}", other.outcome) != format!("{:?}", r.outcome) {
+                        tally(&mut separators, class);
+                    }
+                }
+            }
             if let Err(e) = r.outcome {
                 tally(&mut reasons, reason(&e));
             }
@@ -70,7 +86,9 @@ fn scenarios_cover_every_verdict_and_reason() {
             tally(&mut root_classes, class);
         }
     }
-    let report = format!("verdicts {verdicts:?}\nreasons {reasons:?}\nroots {root_classes:?}");
+    let report = format!(
+        "verdicts {verdicts:?}\nreasons {reasons:?}\nroots {root_classes:?}\nseparators in disguise {separators:?}"
+    );
     // Shown with --nocapture, to tune the weights.
     eprintln!("{report}");
     for op in [Op::Read, Op::Write] {
@@ -113,6 +131,12 @@ fn scenarios_cover_every_verdict_and_reason() {
         assert!(
             root_classes.get(class).copied().unwrap_or(0) >= 2,
             "roots: {class} is rare\n{report}"
+        );
+    }
+    for class in ["backslash", "%2F"] {
+        assert!(
+            separators.get(class).copied().unwrap_or(0) >= 5,
+            "paths whose {class} read as a separator would lead elsewhere are rare\n{report}"
         );
     }
     assert!(
