@@ -20,7 +20,8 @@
 //! - paths: from the base, its parent, `/` or `/etc`, then entry paths,
 //!   entry names, siblings of entry names, `.`, `..`, empty segments (`//`),
 //!   names of 250–260 bytes; sometimes a NUL byte; a trailing `/`, `/.` or `/..`; padding
-//!   with `./`, `/` or `name/..` near PATH_MAX;
+//!   with `./`, `/` or `name/..` near PATH_MAX; sometimes pieces joined by
+//!   `\` or `%2F` instead of `/` (one name to the kernel);
 //! - roots: `file:` URIs of entries in every valid form (empty authority,
 //!   `localhost` in any case, `file:/path`, trailing slash, any byte
 //!   percent-encoded in either hex case) and invalid ones (hosts, userinfo,
