@@ -15,6 +15,7 @@ use rustix::io::Errno;
 
 use crate::lexical::is_normal;
 use crate::op::Op;
+use crate::resolve::PATH_MAX;
 
 /// What a name is, without following it (as `lstat` says).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -103,9 +104,10 @@ impl Fs for RealFs {
     /// so then even the `/proc` lookup is skipped. Any failure falls back to
     /// the walk, which then names the component that failed.
     fn resolve_whole(&self, path: &[u8], op: Op) -> Option<PathBuf> {
-        // Relative paths are the walk's to refuse. Too long a path, a NUL
-        // byte or too long a name need no test here: the kernel refuses
-        // them (ENAMETOOLONG, EINVAL) and the walk then names the problem.
+        // Relative paths are the walk's to refuse. A NUL byte or too long a
+        // name needs no test here: the kernel refuses them (EINVAL,
+        // ENAMETOOLONG) and the walk then names the problem. Neither does
+        // too long a path for a read, which the kernel is given whole.
         if path.first() != Some(&b'/') {
             return None;
         }
@@ -123,6 +125,12 @@ impl Fs for RealFs {
                 fd_path(&fd)
             }
             Op::Write => {
+                // A write's path reaches the kernel in two pieces, each of
+                // which may be short enough when the whole is not; the
+                // write itself would fail with ENAMETOOLONG.
+                if path.len() >= PATH_MAX {
+                    return None;
+                }
                 let cut = memchr::memrchr(b'/', path)?;
                 let name = &path[cut + 1..];
                 if matches!(name, b"" | b"." | b"..") {
@@ -370,6 +378,23 @@ mod tests {
             let bytes = [base.as_os_str().as_bytes(), b"/", path.as_bytes()].concat();
             assert_eq!(RealFs.resolve_whole(&bytes, Op::Write), None, "{path}");
         }
+        // PATH_MAX bytes in all, though the parent and the name each fit:
+        // `{base}/././.../real/nnn...`.
+        let long = |total: usize| {
+            let base = base.as_os_str().as_bytes();
+            let pad = (PATH_MAX - base.len() - b"/real/".len() - 200) / 2 * 2;
+            let mut path = [base, &b"/.".repeat(pad / 2), b"/real/"].concat();
+            path.resize(total, b'n');
+            path
+        };
+        let fits = long(PATH_MAX - 1);
+        let fitted = whole(Path::new(OsStr::from_bytes(&fits)), Op::Write);
+        let name = &fits[fits.len() - fits.iter().rev().position(|&b| b == b'/').unwrap_or(0)..];
+        assert_eq!(
+            fitted,
+            Some(base.join("real").join(OsStr::from_bytes(name)))
+        );
+        assert_eq!(RealFs.resolve_whole(&long(PATH_MAX), Op::Write), None);
         assert_eq!(whole(&base.join("missing/new"), Op::Write), None);
         assert_eq!(whole(&base.join("link/missing/new"), Op::Write), None);
         assert_eq!(whole(Path::new("relative/new"), Op::Write), None);

@@ -178,3 +178,54 @@ proptest! {
         tree.close().expect("cleans up");
     }
 }
+
+/// Core on a real tree, on every case of the bundled conformance corpus
+/// (`corpus/scenarios/`): the same verdict, target and root as the kernel,
+/// and the truth the scenario expects. Deterministic, where the property
+/// above draws its cases at random.
+#[test]
+fn core_on_the_corpus_equals_the_kernel_and_expect() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/scenarios");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("corpus/scenarios")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    let mut failures = Vec::new();
+    let mut cases = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).expect("readable");
+        let doc = rootguard_proptests::Document::from_json(&text)
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        for scenario in &doc.scenarios {
+            let tree = Materialized::new(scenario).expect("materializes");
+            let kernel = kernel::judge_materialized(&tree);
+            let roots = Roots::new(tree.roots());
+            for (case, kernel) in tree.cases().iter().zip(&kernel) {
+                cases += 1;
+                let ours = core_says(&roots.check(&case.path, core_op(case.op)));
+                let expect = case.expect.is_none_or(|e| kernel.truth == e);
+                if ours != judged(kernel) || !expect {
+                    failures.push(format!(
+                        "{} {:?}: {} {:?}: core {ours:?}, kernel {:?}, expect {:?}",
+                        file.file_name().unwrap_or_default().to_string_lossy(),
+                        scenario.name,
+                        case.op,
+                        case.path.chars().take(120).collect::<String>(),
+                        judged(kernel),
+                        case.expect
+                    ));
+                }
+            }
+            tree.close().expect("cleans up");
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {cases} corpus cases disagree:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(cases >= 300, "only {cases} corpus cases ran");
+}
