@@ -34,7 +34,8 @@ if [ -s "$p1/missed.txt" ]; then
 fi
 p2="$out/pass2/mutants.out"
 
-count() { [ -f "$1" ] && grep -c . "$1" || echo 0; }
+# grep -c prints 0 and fails when nothing matches.
+count() { if [ -f "$1" ]; then grep -c . "$1" || true; else echo 0; fi; }
 caught1=$(count "$p1/caught.txt"); timeout1=$(count "$p1/timeout.txt")
 unviable=$(count "$p1/unviable.txt"); missed1=$(count "$p1/missed.txt")
 caught2=$(count "$p2/caught.txt"); timeout2=$(count "$p2/timeout.txt")
