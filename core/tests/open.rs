@@ -869,3 +869,34 @@ fn a_magic_link_on_the_way_is_unresolvable_not_a_final_symlink() {
         }
     }
 }
+
+/// A file created through either backend is an ordinary file its owner can
+/// read and write (the mode given to openat2 or openat, less the umask),
+/// whose name may be exactly NAME_MAX bytes long, and one byte more is
+/// refused.
+#[test]
+fn created_files_have_a_mode_and_may_have_the_longest_name() {
+    use std::os::unix::fs::PermissionsExt;
+    for backend in backends() {
+        let tree = Tree::new();
+        std::fs::create_dir(tree.path("root")).expect("root");
+        let roots = tree.roots(&["root"]);
+        for name in ["new.txt".to_owned(), "n".repeat(rootguard::NAME_MAX)] {
+            let path = tree.path(&format!("root/{name}"));
+            let (mut file, _) = roots
+                .open_with(&path, Op::Write, backend)
+                .unwrap_or_else(|e| panic!("{backend:?}: {name:.12}...: {e}"));
+            std::io::Write::write_all(&mut file, b"x").expect("writable");
+            let mode = std::fs::metadata(&path)
+                .expect("created")
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o600, 0o600, "{backend:?}: mode {mode:o}");
+        }
+        let too_long = tree.path(&format!("root/{}", "n".repeat(rootguard::NAME_MAX + 1)));
+        assert!(
+            roots.open_with(&too_long, Op::Write, backend).is_err(),
+            "{backend:?}"
+        );
+    }
+}
