@@ -175,6 +175,11 @@ fn check_and_open(
         (Verdict::Inside { target, .. }, Ok((file, returned))) => {
             assert_eq!(returned, &verdict, "{what}: the verdict returned");
             assert_eq!(file_id(file), id(target), "{what}: not the target's inode");
+            let fd_flags = rustix::io::fcntl_getfd(file).expect("F_GETFD");
+            assert!(
+                fd_flags.contains(rustix::io::FdFlags::CLOEXEC),
+                "{what}: a child process would inherit the descriptor"
+            );
         }
         (_, Ok(_)) => panic!("{what}: opened although the verdict is {verdict:?}"),
         (Verdict::Outside { .. }, Err(e)) => {
