@@ -233,3 +233,70 @@ fn race_walk_fallback() {
         "{tally:?}"
     );
 }
+
+/// The last name itself races: `root/f` is a file one moment and a link to
+/// `g` (inside) the next. Through the walk, forced, every open of
+/// `root/f` must succeed and give `f` or `g`: a link planted between the
+/// walk's look at the name and its open is followed, not reported as
+/// `ELOOP`.
+#[test]
+fn race_on_the_last_name_walk() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = tempfile::tempdir().expect("temp dir");
+    let base = dir.path().canonicalize().expect("canonical temp dir");
+    std::fs::create_dir(base.join("root")).unwrap();
+    std::fs::write(base.join("root/f"), "f").unwrap();
+    std::fs::write(base.join("root/g"), "g").unwrap();
+    std::os::unix::fs::symlink("g", base.join("root/fl")).unwrap();
+    let (f, g) = (id(&base.join("root/f")), id(&base.join("root/g")));
+    let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let root = rustix::fs::open(base.join("root"), flags, Mode::empty()).unwrap();
+    if let Err(e) = renameat_with(&root, "f", &root, "fl", RenameFlags::EXCHANGE) {
+        eprintln!("skipped: RENAME_EXCHANGE unsupported here ({e}), so the last name cannot be raced without gaps");
+        return;
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let swapper = {
+        let stop = Arc::clone(&stop);
+        std::thread::spawn(move || {
+            let mut swaps = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                renameat_with(&root, "f", &root, "fl", RenameFlags::EXCHANGE).unwrap();
+                swaps += 1;
+            }
+            swaps
+        })
+    };
+    let roots = Roots::new([format!("file://{}/root", base.display())]);
+    let path = base.join("root/f");
+    let (mut opened_f, mut opened_g) = (0u64, 0u64);
+    let start = Instant::now();
+    let mut failure = None;
+    while opened_f + opened_g < MIN_TRIES && start.elapsed() < WALL_CAP {
+        match roots.open_with(&path, Op::Read, Backend::Walk) {
+            Ok((file, _)) if file_id(&file) == f => opened_f += 1,
+            Ok((file, _)) if file_id(&file) == g => opened_g += 1,
+            Ok((file, verdict)) => {
+                failure = Some(format!(
+                    "opened a third file {:?} ({verdict:?})",
+                    file_id(&file)
+                ));
+                break;
+            }
+            Err(e) => {
+                failure = Some(format!("{e}"));
+                break;
+            }
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    let swaps = swapper.join().unwrap();
+    eprintln!("# last-name race: f {opened_f}, g {opened_g}, {swaps} swaps");
+    if let Some(failure) = failure {
+        panic!("after {opened_f} + {opened_g} opens and {swaps} swaps: {failure}");
+    }
+    assert!(
+        opened_f > 0 && opened_g > 0,
+        "the swap never changed the outcome"
+    );
+}

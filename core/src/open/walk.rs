@@ -121,15 +121,13 @@ pub(crate) fn open_beneath(
                 walk.verify()?;
                 return Ok(fd);
             }
-            // A link planted since the probe is followed; else this is the answer.
-            Err(e @ (Errno::LOOP | Errno::NOTDIR)) if follow_last && retries < RETRIES => {
-                match openat(walk.here(), name, path_flags(), Mode::empty()) {
-                    Ok(fd) if is_link(&fd)? => {
-                        retries += 1;
-                        pos = start;
-                    }
-                    _ => return Err(e),
-                }
+            // The name changed since the probe: a link planted there (or
+            // planted and taken away again, so it no longer looks like
+            // one). Look again, a bounded number of times; if it keeps
+            // failing this way, that is the answer.
+            Err(Errno::LOOP | Errno::NOTDIR) if follow_last && retries < RETRIES => {
+                retries += 1;
+                pos = start;
             }
             Err(e) => return Err(e),
         }
