@@ -380,19 +380,19 @@ mod tests {
         }
         // PATH_MAX bytes in all, though the parent and the name each fit:
         // `{base}/././.../real/nnn...`.
+        let base_bytes = base.as_os_str().as_bytes();
+        let pad = "/.".repeat((PATH_MAX - base_bytes.len() - b"/real/".len() - 200) / 2);
+        let parent = [base_bytes, pad.as_bytes(), b"/real/"].concat();
         let long = |total: usize| {
-            let base = base.as_os_str().as_bytes();
-            let pad = (PATH_MAX - base.len() - b"/real/".len() - 200) / 2 * 2;
-            let mut path = [base, &b"/.".repeat(pad / 2), b"/real/"].concat();
+            let mut path = parent.clone();
             path.resize(total, b'n');
             path
         };
         let fits = long(PATH_MAX - 1);
-        let fitted = whole(Path::new(OsStr::from_bytes(&fits)), Op::Write);
-        let name = &fits[fits.len() - fits.iter().rev().position(|&b| b == b'/').unwrap_or(0)..];
+        let name = OsStr::from_bytes(&fits[parent.len()..]);
         assert_eq!(
-            fitted,
-            Some(base.join("real").join(OsStr::from_bytes(name)))
+            whole(Path::new(OsStr::from_bytes(&fits)), Op::Write),
+            Some(base.join("real").join(name))
         );
         assert_eq!(RealFs.resolve_whole(&long(PATH_MAX), Op::Write), None);
         assert_eq!(whole(&base.join("missing/new"), Op::Write), None);
