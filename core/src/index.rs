@@ -1,6 +1,7 @@
 //! Finding the roots that contain a path without scanning every root.
 
-use rustc_hash::FxHashMap;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::lexical::{is_at_or_beneath, is_normal_from};
 
@@ -11,8 +12,11 @@ const LINEAR_MAX: usize = 8;
 /// for 4096 roots as for 16.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RootIndex {
-    /// For a few roots: every root but `/` as (normal path, its index in
-    /// the caller's list), in the caller's order.
+    /// For a few roots: the first root but `/` as (normal path, its index
+    /// in the caller's list), kept in the index itself, where the common
+    /// case of one root is one load away ...
+    first: Option<(Box<[u8]>, usize)>,
+    /// ... and the others after it, in the caller's order.
     few: Vec<(Box<[u8]>, usize)>,
     /// For many roots: a hash lookup instead of a scan.
     many: Option<ManyRoots>,
@@ -23,7 +27,7 @@ pub(crate) struct RootIndex {
 #[derive(Clone, Debug, Default)]
 struct ManyRoots {
     /// A root's path (never `/`) -> the first caller's index with that path.
-    by_path: FxHashMap<Box<[u8]>, usize>,
+    by_path: HashMap<Box<[u8]>, usize, BuildHasherDefault<PathHasher>>,
     /// A bitset of the byte lengths roots have, so that only the prefixes
     /// of those lengths are looked up.
     lengths: Box<[u64]>,
@@ -38,20 +42,23 @@ impl RootIndex {
             .map(|(p, i)| (p.into_boxed_slice(), i))
             .collect();
         if others.len() <= LINEAR_MAX {
+            let mut few = others.into_iter();
             return RootIndex {
-                few: others,
+                first: few.next(),
+                few: few.collect(),
                 many: None,
                 slash,
             };
         }
         let longest = others.iter().map(|(p, _)| p.len()).max().unwrap_or(0);
         let mut lengths = vec![0u64; longest / 64 + 1].into_boxed_slice();
-        let mut by_path = FxHashMap::default();
+        let mut by_path = HashMap::default();
         for (path, index) in others {
             lengths[path.len() / 64] |= 1 << (path.len() % 64);
             by_path.entry(path).or_insert(index);
         }
         RootIndex {
+            first: None,
             few: Vec::new(),
             many: Some(ManyRoots { by_path, lengths }),
             slash,
@@ -64,7 +71,7 @@ impl RootIndex {
     pub(crate) fn find(&self, path: &[u8]) -> Option<usize> {
         let found = match &self.many {
             None => self.first_few(path).map(|(index, _)| index),
-            Some(many) => many.find(path),
+            Some(many) => many.find(path).map(|(index, _)| index),
         };
         earliest(found, self.slash)
     }
@@ -80,17 +87,17 @@ impl RootIndex {
             [b'/', _, ..] => {}
             _ => return None,
         }
-        let (found, from) = match &self.many {
-            None => match self.first_few(path) {
-                Some((index, root_len)) => (Some(index), root_len),
-                None => (None, 0),
-            },
-            Some(many) => {
-                if !is_normal_from(path, 0) {
-                    return None;
-                }
-                return Some(earliest(many.find(path), self.slash));
-            }
+        // The bytes up to a root that textually begins the path are that
+        // root's, which are normal: only the rest needs the scan. (Among
+        // many roots, the prefixes looked up may be anything but normal
+        // text; a root that equals one is still normal.)
+        let found = match &self.many {
+            None => self.first_few(path),
+            Some(many) => many.find(path),
+        };
+        let (found, from) = match found {
+            Some((index, root_len)) => (Some(index), root_len),
+            None => (None, 0),
         };
         is_normal_from(path, from).then(|| earliest(found, self.slash))
     }
@@ -101,6 +108,10 @@ impl RootIndex {
     /// or an ancestor of it, as (caller's index, root's length).
     #[inline(always)]
     fn first_few(&self, path: &[u8]) -> Option<(usize, usize)> {
+        let (root, index) = self.first.as_ref()?;
+        if is_at_or_beneath(path, root) {
+            return Some((*index, root.len()));
+        }
         self.few
             .iter()
             .find(|(root, _)| is_at_or_beneath(path, root))
@@ -118,13 +129,15 @@ fn earliest(a: Option<usize>, b: Option<usize>) -> Option<usize> {
 }
 
 impl ManyRoots {
-    /// The first root that is `path` or an ancestor of it: only the prefixes
-    /// whose lengths some root has, and that end where a component does,
-    /// are looked up.
+    /// The first root (in the caller's order) that is `path` or an
+    /// ancestor of it, and the length of the longest root that is: only
+    /// the prefixes whose lengths some root has, and that end where a
+    /// component does, are looked up.
     #[inline(never)]
-    fn find(&self, path: &[u8]) -> Option<usize> {
+    fn find(&self, path: &[u8]) -> Option<(usize, usize)> {
         let n = path.len();
         let mut best: Option<usize> = None;
+        let mut longest = 0;
         for (word, &bits) in self.lengths.iter().enumerate().take(n / 64 + 1) {
             // Only lengths up to the path's own.
             let mut bits = if word == n / 64 {
@@ -138,11 +151,61 @@ impl ManyRoots {
                 if len == n || path[len] == b'/' {
                     if let Some(&index) = self.by_path.get(&path[..len]) {
                         best = earliest(best, Some(index));
+                        longest = len;
                     }
                 }
             }
         }
-        best
+        best.map(|index| (index, longest))
+    }
+}
+
+/// The hash of a root's path: its 8-byte words (the last one overlapping
+/// the one before it) mixed by multiplication, as the `rustc-hash` crate does, but a
+/// word at a time rather than a word, a half, a quarter and a byte, which
+/// halves the chain of multiplications for a typical root of 10 to 40
+/// bytes. The length is mixed in first, so a path and its prefix differ
+/// even where their words coincide. Not resistant to chosen collisions,
+/// no more than `rustc-hash`: roots come from the client's configuration.
+#[derive(Default)]
+pub(crate) struct PathHasher(u64);
+
+const SEED: u64 = 0xf135_7aea_2e62_a9c5;
+
+impl PathHasher {
+    #[inline(always)]
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0 ^ word).wrapping_mul(SEED).rotate_left(26);
+    }
+}
+
+impl Hasher for PathHasher {
+    #[inline(always)]
+    fn write(&mut self, bytes: &[u8]) {
+        let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+        let n = bytes.len();
+        if n < 8 {
+            let mut padded = [0u8; 8];
+            padded[..n].copy_from_slice(bytes);
+            self.add(u64::from_le_bytes(padded));
+            return;
+        }
+        let mut at = 0;
+        while n - at > 8 {
+            self.add(word(at));
+            at += 8;
+        }
+        self.add(word(n - 8));
+    }
+
+    #[inline(always)]
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    #[inline(always)]
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
 
@@ -187,6 +250,33 @@ mod tests {
             assert_eq!(many.find(probe.as_bytes()), linear, "{probe}");
         }
         assert_eq!(many.find(b"/r/p3/inner/f"), Some(3));
+        // The longest root that begins the path, for the scan to start at.
+        let hashed = many.many.as_ref().expect("hashed");
+        assert_eq!(
+            hashed.find(b"/r/p3/inner/f"),
+            Some((3, "/r/p3/inner".len()))
+        );
+        assert_eq!(hashed.find(b"/r/p1 /a"), Some((22, "/r/p1 ".len())));
+    }
+
+    /// Paths that differ anywhere, in length alone or in one byte at any
+    /// place, hash apart; the hash reads every byte.
+    #[test]
+    fn path_hash_reads_every_byte() {
+        use std::hash::BuildHasher;
+        let hash = |b: &[u8]| BuildHasherDefault::<PathHasher>::default().hash_one(b);
+        let mut seen = std::collections::HashSet::new();
+        for n in 0..=40 {
+            let a: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
+            assert!(seen.insert(hash(&a)), "length {n} collides");
+            for at in 0..n {
+                let mut b = a.clone();
+                b[at] ^= 0x01;
+                assert!(seen.insert(hash(&b)), "a change at {at} of {n} collides");
+            }
+        }
+        // Zero bytes are bytes: the padding of a short path is told apart.
+        assert_ne!(hash(b"/a"), hash(b"/a\0"));
     }
 
     #[test]
