@@ -21,7 +21,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-ALL_TARGETS=(root_uri lexical resolve_model resolve_kernel scenario_json)
+# shellcheck source=fuzz/targets.sh
+source ./targets.sh
 seconds=600
 jobs=$(nproc)
 sanitizer=none
@@ -35,7 +36,7 @@ while getopts "t:j:s:h" opt; do
 done
 shift $((OPTIND - 1))
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=("${ALL_TARGETS[@]}")
+[ ${#targets[@]} -gt 0 ] || targets=("${TARGETS[@]}")
 
 if ! cargo fuzz --version >/dev/null 2>&1; then
     echo "cargo-fuzz is not installed: cargo install cargo-fuzz" >&2
@@ -48,16 +49,10 @@ else
     fuzz=(cargo fuzz)
 fi
 flags=(-s "$sanitizer")
-# Per-target libFuzzer options (fuzz/options/<target>.options, ClusterFuzz's
-# format) as -name=value flags: the input size limits.
-target_options() {
-    [ -f "options/$1.options" ] || return 0
-    sed -n 's/^\([a-z_]*\) *= *\([^ ]*\) *$/-\1=\2/p' "options/$1.options"
-}
-
 echo "== building ${targets[*]} (sanitizer $sanitizer)"
 for t in "${targets[@]}"; do
-    "${fuzz[@]}" build "${flags[@]}" "$t" || exit 2
+    mapfile -t build < <(build_flags "$t")
+    "${fuzz[@]}" build "${flags[@]}" "${build[@]}" "$t" || exit 2
 done
 
 crashed=()
@@ -69,16 +64,17 @@ for t in "${targets[@]}"; do
     before=$(find "$artifacts" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'oom-*' -o -name 'timeout-*' \) | sort)
 
     mapfile -t options < <(target_options "$t")
+    mapfile -t build < <(build_flags "$t")
     echo "== $t: ${seconds}s, -fork=$jobs ${options[*]}"
     # -ignore_crashes: a crash ends one fork job, not the campaign.
-    "${fuzz[@]}" run "${flags[@]}" "$t" "$work" -- \
+    "${fuzz[@]}" run "${flags[@]}" "${build[@]}" "$t" "$work" -- \
         "${options[@]}" -fork="$jobs" -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 \
         -max_total_time="$seconds" -dict="dicts/$t.dict" \
         -artifact_prefix="$artifacts/" -print_final_stats=1 \
         2>&1 | tee "$artifacts/campaign.log" | grep -E '^#[0-9]+: cov|INFO: fuzzed|CRASH|panicked' || true
 
     echo "== $t: cmin ($(find "$work" -type f | wc -l) inputs)"
-    "${fuzz[@]}" cmin "${flags[@]}" "$t" "$work" >"$artifacts/cmin.log" 2>&1 \
+    "${fuzz[@]}" cmin "${flags[@]}" "${build[@]}" "$t" "$work" >"$artifacts/cmin.log" 2>&1 \
         || echo "cmin failed; see $artifacts/cmin.log"
     echo "   now $(find "$work" -type f | wc -l) inputs"
 
@@ -107,7 +103,7 @@ for t in "${targets[@]}"; do
         case $name in
             crash-*)
                 marker=$(mktemp)
-                "${fuzz[@]}" tmin "${flags[@]}" -r 20000 "$t" "$input" >"$artifacts/tmin-$name.log" 2>&1 || true
+                "${fuzz[@]}" tmin "${flags[@]}" "${build[@]}" -r 20000 "$t" "$input" >"$artifacts/tmin-$name.log" 2>&1 || true
                 minimized=$(find "$artifacts" -maxdepth 1 -name 'minimized-from-*' -newer "$marker" | head -1)
                 rm -f "$marker"
                 if [ -n "$minimized" ]; then mv "$minimized" "$kept"; else cp "$input" "$kept"; fi

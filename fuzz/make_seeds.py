@@ -3,9 +3,11 @@
 hand-written inputs and the bundled scenario and URI files. Run it again
 after those files change: `python3 fuzz/make_seeds.py`.
 
-The structured targets (lexical, resolve_model, resolve_kernel) read a
+The structured targets (lexical_roots, resolve_model, resolve_kernel) read a
 scenario document as it is when the input is one; other bytes decode as an
-`Arbitrary` spec (see proptests/src/fuzzing.rs)."""
+`Arbitrary` spec (see proptests/src/fuzzing.rs). `lexical` reads
+[set, mode, path bytes...] against its pool of root sets
+(proptests/src/fuzzing/pool.rs)."""
 import hashlib
 import json
 import os
@@ -34,7 +36,8 @@ def write(target, data, name=None):
 # that decode to rich specs, written by an ignored test (see its doc):
 #   cargo test -p rootguard-proptests --test fuzz_regressions -- --ignored
 # they are kept; everything else is written again.
-for target in ["root_uri", "lexical", "resolve_model", "resolve_kernel", "scenario_json"]:
+for target in ["root_uri", "lexical", "lexical_roots", "resolve_model", "resolve_kernel",
+               "scenario_json"]:
     folder = os.path.join(CORPUS, target)
     for name in os.listdir(folder) if os.path.isdir(folder) else []:
         if not name.startswith("spec-"):
@@ -61,16 +64,30 @@ for target in ["resolve_model", "resolve_kernel"]:
     for name in small[:8]:
         write(target, doc(by_name[name]), name + ".json")
 
-# lexical: the same documents' roots and case paths, hand-written ones, specs.
-for name in ["sibling-prefix", "dotdot-climb", "valid-root-forms", "encoded-dotdot-roots",
-             "root-empty-segment-dotdot", "unicode-lookalikes", "non-utf8-percent-root", "nul-in-path"]:
-    write("lexical", doc(by_name[name]), name + ".json")
-write("lexical", doc({
+# lexical_roots: the same documents' roots and case paths, hand-written
+# ones, and specs.
+lexical_docs = {name + ".json": doc(by_name[name]) for name in
+                ["sibling-prefix", "dotdot-climb", "valid-root-forms", "encoded-dotdot-roots",
+                 "root-empty-segment-dotdot", "unicode-lookalikes", "non-utf8-percent-root",
+                 "nul-in-path"]}
+lexical_docs["hand-prefix.json"] = doc({
     "name": "lexical-prefix", "tree": [],
     "roots": ["file:///x/proj", "file://localhost/x/proj2/", "file:///x/a//../b", "file:///"],
     "cases": [{"path": p, "op": "read"} for p in
               ["/x/proj/a/../b", "/x/proj2/a", "/x/proj/../proj2", "/x/a/b", "/x/b", "/x/proj\u0000/a"]],
-}), "hand-prefix.json")
+})
+for name, data in lexical_docs.items():
+    write("lexical_roots", data, name)
+# lexical: paths near a root of a pool set. Set 3 is /x/proj and /x/proj2;
+# the others are spread over the pool. Mode 1 starts the path with the
+# root, 4 with its parent, 5 with the root cut short, 0 with nothing.
+rests = [b"", b"/", b"2", b"2/a", b"/a/../b", b"/..", b"/../proj2", b"/./a//b/", b"/a/../../x",
+         b"/\x00", b"/.a/..b/...", b"/" + b"a" * 40 + b"/..", b"/../" * 5]
+for i, (set_, mode) in enumerate([(3, 1), (3, 9), (3, 4), (3, 5), (2, 1), (0, 0)] +
+                                 [(s, 1 + 8 * (s % 5)) for s in range(5, 256, 17)]):
+    rest = rests[i % len(rests)]
+    write("lexical", bytes([set_, mode]) + rest, f"pool-{i}")
+write("lexical", bytes([3, 0]) + b"/x/proj/../proj2/a", "pool-raw")
 
 # scenario_json: documents, and broken ones that must get clear errors.
 for name in ["sibling-prefix", "links-40-vs-41", "non-utf8-percent-root", "long-names"]:

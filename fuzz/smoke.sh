@@ -15,7 +15,8 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-TARGETS=(root_uri lexical resolve_model resolve_kernel scenario_json)
+# shellcheck source=fuzz/targets.sh
+source ./targets.sh
 seconds=${1:-15}
 if [ "$seconds" -gt 30 ]; then seconds=30; fi
 
@@ -36,12 +37,6 @@ fi
 echo "== fuzz smoke: building ${#TARGETS[@]} targets ($(cargo fuzz --version))"
 "${fuzz[@]}" build -s none
 
-# Per-target libFuzzer options (fuzz/options/<target>.options) as flags.
-target_options() {
-    [ -f "options/$1.options" ] || return 0
-    sed -n 's/^\([a-z_]*\) *= *\([^ ]*\) *$/-\1=\2/p' "options/$1.options"
-}
-
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 passed=0
@@ -50,7 +45,8 @@ for t in "${TARGETS[@]}"; do
     mkdir -p "$scratch/$t/corpus" "$scratch/$t/artifacts"
     # New inputs go to the scratch corpus; the seeds are only read.
     mapfile -t options < <(target_options "$t")
-    if "${fuzz[@]}" run -s none "$t" "$scratch/$t/corpus" "corpus/$t" -- \
+    mapfile -t build < <(build_flags "$t")
+    if "${fuzz[@]}" run -s none "${build[@]}" "$t" "$scratch/$t/corpus" "corpus/$t" -- \
         "${options[@]}" -max_total_time="$seconds" -dict="dicts/$t.dict" \
         -artifact_prefix="$scratch/$t/artifacts/" >"$scratch/$t/log" 2>&1; then
         echo "== fuzz smoke: $t ok ($(grep -Eo 'exec/s: [0-9]+' "$scratch/$t/log" | tail -1))"
@@ -64,7 +60,7 @@ for t in "${TARGETS[@]}"; do
             mkdir -p "artifacts/$t"
             cp "$input" "artifacts/$t/"
             echo "-- input kept as fuzz/artifacts/$t/$(basename "$input"); as a reproducer:"
-            "${fuzz[@]}" fmt -s none "$t" "$input" 2>&1 | sed -n "/Output of/,\$p" | head -80 || true
+            "${fuzz[@]}" fmt -s none "${build[@]}" "$t" "$input" 2>&1 | sed -n "/Output of/,\$p" | head -80 || true
             echo "-- minimize it and keep it as a regression: fuzz/campaign.sh runs tmin, or"
             echo "   cargo fuzz tmin -s none $t fuzz/artifacts/$t/$(basename "$input") and copy the result to fuzz/regressions/$t/"
         done

@@ -9,7 +9,8 @@
 //! | target          | input              | check                         |
 //! |-----------------|--------------------|-------------------------------|
 //! | `root_uri`      | `&str`             | [`check_root_uri`]            |
-//! | `lexical`       | [`LexicalInput`]   | [`check_lexical`]             |
+//! | `lexical`       | `&[u8]`            | [`check_lexical`]             |
+//! | `lexical_roots` | [`LexicalInput`]   | [`check_lexical_roots`]       |
 //! | `resolve_model` | [`ScenarioInput`]  | [`check_resolve_model`]       |
 //! | `resolve_kernel`| [`ScenarioInput`]  | [`check_resolve_kernel`]      |
 //! | `scenario_json` | `&[u8]`            | [`check_scenario_json`]       |
@@ -38,6 +39,10 @@
 //! assert!(format!("{input:?}").starts_with('{'));
 //! # Ok::<(), arbitrary::Error>(())
 //! ```
+
+mod pool;
+
+pub use pool::{lexical_path, root_sets, RootSet, SET_COUNT};
 
 use std::collections::BTreeSet;
 use std::ffi::OsStr;
@@ -866,7 +871,7 @@ pub struct LexicalSpec {
     pub path: PathSpec,
 }
 
-/// The input of `lexical`: a spec, or a scenario document whose cases
+/// The input of `lexical_roots`: a spec, or a scenario document whose cases
 /// (with `{base}` as [`MODEL_BASE`]) are checked against its roots.
 ///
 /// `Debug` prints the roots and the path as a scenario document when the
@@ -1022,7 +1027,7 @@ fn check_with_url(uri: &str, path: &[u8]) {
     );
 }
 
-/// `lexical`: [`rootguard::LexicalRoots::check`] against the lexical
+/// `lexical_roots`: [`rootguard::LexicalRoots::check`] against the lexical
 /// oracle ([`LexicalModel`]: the path and each root split into whole
 /// components, `.`, `..` and empty ones applied, containment a prefix of
 /// components). Core must refuse exactly the relative and NUL-holding
@@ -1031,15 +1036,57 @@ fn check_with_url(uri: &str, path: &[u8]) {
 /// # Panics
 ///
 /// On a disagreement, with the roots and the path.
-pub fn check_lexical(input: &LexicalInput) {
+pub fn check_lexical_roots(input: &LexicalInput) {
     for (roots, path) in input.queries() {
         check_lexical_query(&roots, &path);
     }
 }
 
+/// `lexical`: a path of any bytes against one of the pool's root sets
+/// ([`root_sets`]), built once: the input is `[set, mode, rest...]` (see
+/// [`lexical_path`]); an input of fewer than two bytes is skipped.
+/// (Scenario documents, whose roots are parsed per input, are
+/// `lexical_roots`' seeds: read here, their JSON parser's coverage would
+/// cost every input's bookkeeping.)
+///
+/// # Panics
+///
+/// When core and the lexical oracle disagree, with the roots and the path
+/// as a scenario document.
+pub fn check_lexical(data: &[u8]) {
+    let [set, mode, rest @ ..] = data else {
+        return;
+    };
+    let set = &root_sets()[usize::from(*set) % SET_COUNT];
+    let mut path = Vec::with_capacity(rest.len() + 64);
+    lexical_path(set, *mode, rest, &mut path);
+    compare_lexical(&set.core, &set.model, &set.uris, &path);
+}
+
+/// The (roots, path) queries a `lexical` input stands for.
+pub fn lexical_queries(data: &[u8]) -> Vec<(Vec<String>, Vec<u8>)> {
+    let [set, mode, rest @ ..] = data else {
+        return Vec::new();
+    };
+    let set = &root_sets()[usize::from(*set) % SET_COUNT];
+    let mut path = Vec::new();
+    lexical_path(set, *mode, rest, &mut path);
+    vec![(set.uris.clone(), path)]
+}
+
 fn check_lexical_query(roots: &[String], path: &[u8]) {
-    let ours = rootguard::LexicalRoots::new(roots).check(OsStr::from_bytes(path));
-    let theirs = LexicalModel::new(roots).find(path);
+    let core = rootguard::LexicalRoots::new(roots);
+    compare_lexical(&core, &LexicalModel::new(roots), roots, path);
+}
+
+fn compare_lexical(
+    core: &rootguard::LexicalRoots,
+    model: &LexicalModel,
+    roots: &[String],
+    path: &[u8],
+) {
+    let ours = core.check(OsStr::from_bytes(path));
+    let theirs = model.find(path);
     match (&ours, &theirs) {
         (Ok(ours), Ok(theirs)) if ours == theirs => {}
         (Err(rootguard::LexicalError::NotAbsolute), Err(NoTarget::NotAbsolute)) => {}
@@ -1266,6 +1313,7 @@ pub fn check_scenario_json(bytes: &[u8]) {
 pub const TARGETS: &[&str] = &[
     "root_uri",
     "lexical",
+    "lexical_roots",
     "resolve_model",
     "resolve_kernel",
     "scenario_json",
@@ -1286,9 +1334,10 @@ pub fn replay(target: &str, data: &[u8]) {
                 check_root_uri(uri);
             }
         }
-        "lexical" => {
+        "lexical" => check_lexical(data),
+        "lexical_roots" => {
             if let Ok(input) = LexicalInput::arbitrary_take_rest(u) {
-                check_lexical(&input);
+                check_lexical_roots(&input);
             }
         }
         "resolve_model" => {

@@ -12,7 +12,10 @@ use std::panic;
 use std::path::{Path, PathBuf};
 
 use rootguard_proptests::fuzzing::arbitrary::{Arbitrary, Unstructured};
-use rootguard_proptests::fuzzing::{is_document_input, replay, LexicalSpec, ScenarioSpec, TARGETS};
+use rootguard_proptests::fuzzing::{
+    check_lexical, is_document_input, lexical_queries, replay, root_sets, LexicalSpec,
+    ScenarioSpec, SET_COUNT, TARGETS,
+};
 use rootguard_proptests::oracle::{parse_root_uri, read_target, ModelFs, Outside};
 
 fn fuzz_dir() -> PathBuf {
@@ -72,7 +75,7 @@ fn every_seed_passes() {
 
 #[test]
 fn document_seeds_are_read_as_documents() {
-    for target in ["lexical", "resolve_model", "resolve_kernel"] {
+    for target in ["lexical_roots", "resolve_model", "resolve_kernel"] {
         for file in inputs("corpus", target) {
             let data = fs::read(&file).expect("a readable seed");
             if file.extension().is_some_and(|e| e == "json") {
@@ -98,6 +101,113 @@ fn every_target_has_seeds_and_a_dictionary() {
         let source = fuzz_dir().join("fuzz_targets").join(format!("{target}.rs"));
         assert!(source.is_file(), "no target {}", source.display());
     }
+}
+
+/// `lexical`'s pool of root sets holds every class of roots it is meant to
+/// (see `proptests/src/fuzzing/pool.rs`), and core and the oracle read
+/// every root of it the same way.
+#[test]
+fn the_root_pool_holds_every_class() {
+    let sets = root_sets();
+    assert_eq!(sets.len(), SET_COUNT);
+    let mut lengths = std::collections::BTreeSet::new();
+    let (mut siblings, mut nested, mut repeated, mut slash_among_others) = (0, 0, 0, 0);
+    let (mut invalid, mut non_utf8, mut sizes) = (0, 0, std::collections::BTreeSet::new());
+    for set in sets {
+        let core: Vec<Option<&[u8]>> = (0..set.uris.len())
+            .map(|i| {
+                set.core
+                    .accepted()
+                    .iter()
+                    .find(|(j, _)| *j == i)
+                    .map(|(_, p)| std::os::unix::ffi::OsStrExt::as_bytes(p.as_os_str()))
+            })
+            .collect();
+        let oracle: Vec<Option<&[u8]>> = set.paths.iter().map(Option::as_deref).collect();
+        assert_eq!(
+            core, oracle,
+            "core and the oracle read {:?} differently",
+            set.uris
+        );
+        let valid: Vec<&[u8]> = oracle.iter().flatten().copied().collect();
+        let others = valid.iter().filter(|p| **p != b"/").count();
+        sizes.insert(match others {
+            0..=1 => others,
+            2..=8 => 8,
+            9..=99 => 9,
+            _ => 100,
+        });
+        invalid += usize::from(valid.len() < set.uris.len());
+        slash_among_others += usize::from(valid.contains(&&b"/"[..]) && others > 0);
+        for (i, a) in valid.iter().enumerate() {
+            lengths.insert(a.len());
+            non_utf8 += usize::from(std::str::from_utf8(a).is_err());
+            for b in &valid[i + 1..] {
+                let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+                if short == long {
+                    repeated += 1;
+                } else if *short != b"/" && long.starts_with(short) {
+                    if long[short.len()] == b'/' {
+                        nested += 1;
+                    } else {
+                        siblings += 1;
+                    }
+                }
+            }
+        }
+    }
+    for (what, count) in [
+        ("sibling roots sharing a textual prefix", siblings),
+        ("nested roots", nested),
+        ("repeated roots", repeated),
+        ("`/` beside other roots", slash_among_others),
+        ("sets with an invalid root", invalid),
+        ("non-UTF-8 roots", non_utf8),
+    ] {
+        assert!(count >= 20, "the pool has only {count} {what}");
+    }
+    // No valid root, one, a few (core scans up to 8), 9 or more (core
+    // hashes), a hundred or more.
+    assert_eq!(sizes.into_iter().collect::<Vec<_>>(), [0, 1, 8, 9, 100]);
+    // Both sides of core's 8-, 16- and 32-byte compares and of its 64-bit
+    // words of root lengths.
+    for edge in [7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 127, 128, 129] {
+        assert!(
+            lengths.contains(&edge),
+            "no root of {edge} bytes in the pool"
+        );
+    }
+}
+
+/// Every set of the pool, every way a path may start near its roots, and
+/// paths that climb, repeat separators, end in a dot segment or hold NUL:
+/// core and the lexical oracle agree (the `lexical` target's check).
+#[test]
+fn every_pool_set_agrees_on_paths_near_its_roots() {
+    let rests: [&[u8]; 10] = [
+        b"",
+        b"/",
+        b"2",
+        b"/a/../b",
+        b"/..",
+        b"/../x/./",
+        b"//a",
+        b"/.",
+        b"/a\0",
+        b"/.../..a",
+    ];
+    let mut checked = 0;
+    for set in 0..SET_COUNT {
+        for mode in 0..=47u8 {
+            for rest in rests {
+                let mut data = vec![set as u8, mode];
+                data.extend_from_slice(rest);
+                check_lexical(&data);
+                checked += lexical_queries(&data).len();
+            }
+        }
+    }
+    assert_eq!(checked, SET_COUNT * 48 * rests.len());
 }
 
 /// Writes `fuzz/corpus/<target>/spec-N` for the structured targets: byte
@@ -133,9 +243,9 @@ fn write_spec_seeds() {
                 }
             }
         };
-    for target in ["lexical", "resolve_model", "resolve_kernel"] {
+    for target in ["lexical_roots", "resolve_model", "resolve_kernel"] {
         write_seeds(target, "spec", 4, 96, &|data| {
-            if target == "lexical" {
+            if target == "lexical_roots" {
                 LexicalSpec::arbitrary_take_rest(Unstructured::new(data)).is_ok_and(|spec| {
                     let query = rootguard_proptests::fuzzing::LexicalInput::Spec(spec).queries();
                     let (roots, path) = &query[0];

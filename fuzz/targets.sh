@@ -1,0 +1,24 @@
+# Sourced by campaign.sh and smoke.sh: the fuzz targets, and how each is
+# built and run. (.clusterfuzzlite/build.sh builds every target of
+# fuzz_targets/ with cargo-fuzz's defaults; see README.md, "Speed".)
+
+# Every target, in the order they run.
+TARGETS=(root_uri lexical lexical_roots resolve_model resolve_kernel scenario_json)
+
+# cargo-fuzz build flags of a target beyond the sanitizer. `lexical` and
+# `resolve_model` are built without -trace-compares: the compare hooks
+# cost them a third of their exec/s, and runs with and without reached
+# the same coverage (README.md, "Speed"). Every other target keeps them.
+# cargo keeps both builds of the dependencies, so switching is cheap.
+build_flags() {
+    case $1 in
+        lexical | resolve_model) echo --no-trace-compares ;;
+    esac
+}
+
+# A target's libFuzzer options (options/<target>.options, ClusterFuzz's
+# format, which build.sh copies to $OUT) as -name=value flags.
+target_options() {
+    [ -f "options/$1.options" ] || return 0
+    sed -n 's/^\([a-z_]*\) *= *\([^ ]*\) *$/-\1=\2/p' "options/$1.options"
+}
