@@ -7,7 +7,7 @@ TARGETS=(root_uri lexical lexical_roots resolve_model resolve_kernel scenario_js
 
 # cargo-fuzz build flags of a target beyond the sanitizer, one a line.
 # `lexical` and `resolve_model` are built without -trace-compares: the
-# compare hooks cost them a third of their exec/s, and runs with and
+# compare hooks cost them a quarter to a third of their exec/s, and runs with and
 # without reached the same coverage. `lexical`, the speed target, is also
 # built -O (no debug assertions or overflow checks: a quarter more exec/s);
 # `lexical_roots` runs the same check of the same core code with both on.
