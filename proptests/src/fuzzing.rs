@@ -1054,24 +1054,28 @@ pub fn check_lexical_roots(input: &LexicalInput) {
 /// When core and the lexical oracle disagree, with the roots and the path
 /// as a scenario document.
 pub fn check_lexical(data: &[u8]) {
-    let [set, mode, rest @ ..] = data else {
-        return;
-    };
-    let set = &root_sets()[usize::from(*set) % SET_COUNT];
-    let mut path = Vec::with_capacity(rest.len() + 64);
-    lexical_path(set, *mode, rest, &mut path);
-    compare_lexical(&set.core, &set.model, &set.uris, &path);
+    if let Some((set, path)) = lexical_input(data) {
+        compare_lexical(&set.core, &set.model, &set.uris, &path);
+    }
 }
 
 /// The (roots, path) queries a `lexical` input stands for.
 pub fn lexical_queries(data: &[u8]) -> Vec<(Vec<String>, Vec<u8>)> {
+    lexical_input(data)
+        .map(|(set, path)| (set.uris.clone(), path))
+        .into_iter()
+        .collect()
+}
+
+/// A `lexical` input's root set and path; `None` for fewer than two bytes.
+fn lexical_input(data: &[u8]) -> Option<(&'static RootSet, Vec<u8>)> {
     let [set, mode, rest @ ..] = data else {
-        return Vec::new();
+        return None;
     };
     let set = &root_sets()[usize::from(*set) % SET_COUNT];
-    let mut path = Vec::new();
+    let mut path = Vec::with_capacity(rest.len() + 64);
     lexical_path(set, *mode, rest, &mut path);
-    vec![(set.uris.clone(), path)]
+    Some((set, path))
 }
 
 fn check_lexical_query(roots: &[String], path: &[u8]) {

@@ -841,6 +841,27 @@ fn allowed_raw(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@".contains(&b)
 }
 
+/// `file://` and an absolute path, escaping only what must be escaped:
+/// every byte but a `pchar` (less `%`) and `/`, so that the URI is valid
+/// and names the path whatever its bytes.
+///
+/// ```
+/// use rootguard_proptests::strategies::file_uri;
+/// assert_eq!(file_uri(b"/x/a b/caf\xc3\xa9'"), "file:///x/a%20b/caf%C3%A9'");
+/// ```
+pub fn file_uri(path: &[u8]) -> String {
+    let mut uri = String::with_capacity(path.len() + 7);
+    uri.push_str("file://");
+    for &b in path {
+        if b == b'/' || allowed_raw(b) {
+            uri.push(char::from(b));
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri
+}
+
 fn escape_path(path: &str, escapes: &[Escape]) -> String {
     let mut out: Vec<u8> = Vec::new();
     let mut turn = 0;

@@ -5,6 +5,7 @@
 use std::fmt;
 
 use rootguard_proptests::oracle::{self, parse_root_uri, ModelFs, Outside};
+use rootguard_proptests::strategies::file_uri;
 use rootguard_proptests::{kernel, Judgement, Materialized, Op, Truth};
 
 use crate::checker::{Checker, Reply, Request};
@@ -130,20 +131,8 @@ pub fn clean_roots(roots: &[String]) -> Vec<String> {
         .iter()
         .filter(|uri| kernel::resolve_root(uri).is_ok())
         .filter_map(|uri| parse_root_uri(uri).ok())
-        .map(|path| format!("file://{}", escape_uri_path(&path)))
+        .map(|path| file_uri(&path))
         .collect()
-}
-
-fn escape_uri_path(path: &[u8]) -> String {
-    let mut out = String::with_capacity(path.len());
-    for &b in path {
-        if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/".contains(&b) {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
 }
 
 /// One query asked and judged.

@@ -7,8 +7,8 @@
 //! bookkeeping; with the roots built once, a run is one path checked by
 //! both sides, which is what lets `lexical` run at hundreds of thousands
 //! of inputs a second. Arbitrary roots are still fuzzed: the URIs
-//! themselves by `root_uri`, roots and paths together by `lexical_roots`,
-//! and here by scenario documents (whose roots are parsed per input).
+//! themselves by `root_uri`, roots and paths together (specs and scenario
+//! documents, parsed per input) by `lexical_roots`.
 //!
 //! An input is `[set, mode, rest...]`: `set` picks one of the
 //! [`SET_COUNT`] sets of [`root_sets`], `mode` says what the path starts
@@ -29,6 +29,7 @@
 use std::sync::OnceLock;
 
 use crate::oracle::{parse_root_uri, LexicalModel};
+use crate::strategies::file_uri;
 
 /// How many root sets the pool holds: one per value of the input's first
 /// byte.
@@ -190,20 +191,6 @@ impl Rng {
     }
 }
 
-/// A path as a `file:` URI: every byte but unreserved ones and `/`
-/// percent-encoded, so that it is valid whatever the bytes.
-fn to_uri(path: &[u8]) -> String {
-    let mut uri = String::from("file://");
-    for &b in path {
-        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
-            uri.push(char::from(b));
-        } else {
-            uri.push_str(&format!("%{b:02X}"));
-        }
-    }
-    uri
-}
-
 /// One root's path in the set's family, as bytes.
 fn root_path(rng: &mut Rng, base: &str, earlier: &[Vec<u8>]) -> Vec<u8> {
     let leaf = |rng: &mut Rng| LEAVES[rng.below(LEAVES.len())];
@@ -286,7 +273,7 @@ fn generate() -> Vec<Vec<String>> {
                 1..=3 => uris.push(QUIRKS[rng.below(QUIRKS.len())].to_owned()),
                 _ => {
                     let path = root_path(&mut rng, base, &paths);
-                    uris.push(to_uri(&path));
+                    uris.push(file_uri(&path));
                     paths.push(path);
                 }
             }
