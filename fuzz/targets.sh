@@ -11,14 +11,28 @@ TARGETS=(root_uri lexical lexical_roots resolve_model resolve_kernel scenario_js
 # without reached the same coverage. `lexical`, the speed target, is also
 # built -O (no debug assertions or overflow checks: a quarter more exec/s);
 # `lexical_roots` runs the same check of the same core code with both on.
-# See README.md, "Speed". Every other target keeps cargo-fuzz's defaults.
+# `resolve_model` also compiles the judge (rootguard-proptests) without
+# coverage counters, so that core's branches alone guide it: the judge's
+# counters were most of what libFuzzer walked after each input (see the
+# wrapper below). See README.md, "Speed". Every other target keeps
+# cargo-fuzz's defaults.
 # cargo keeps each build of the dependencies, so switching is cheap.
 build_flags() {
     case $1 in
         lexical) printf '%s\n' -O --no-trace-compares ;;
-        resolve_model) printf '%s\n' --no-trace-compares ;;
+        resolve_model) printf '%s\n' --no-trace-compares --features judge-no-coverage ;;
     esac
 }
+
+# The wrapper that builds the judge without coverage counters for a target
+# built `--features judge-no-coverage` (every other crate, and every other
+# target, is compiled as cargo-fuzz asks). A wrapper already set is kept and
+# still runs.
+fuzz_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+if [ "${RUSTC_WRAPPER:-}" != "$fuzz_dir/rustc-wrapper.sh" ]; then
+    export ROOTGUARD_RUSTC_WRAPPER=${RUSTC_WRAPPER:-}
+    export RUSTC_WRAPPER=$fuzz_dir/rustc-wrapper.sh
+fi
 
 # A target's libFuzzer options (options/<target>.options, ClusterFuzz's
 # format, which build.sh copies to $OUT) as -name=value flags.

@@ -51,7 +51,17 @@
 //! }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+
 #![deny(missing_docs)]
+
+// Feature `no-coverage` asks fuzz/rustc-wrapper.sh to compile this crate
+// without coverage counters; the wrapper says it did by this cfg.
+#[cfg(all(feature = "no-coverage", not(rootguard_no_coverage)))]
+compile_error!(
+    "feature `no-coverage` needs fuzz/rustc-wrapper.sh as RUSTC_WRAPPER, which removes \
+     this crate's coverage counters: build through fuzz/campaign.sh or fuzz/smoke.sh, \
+     or run `source fuzz/targets.sh` first (see fuzz/README.md, \"Speed\")"
+);
 
 mod compare;
 #[cfg(feature = "arbitrary")]
