@@ -1,9 +1,6 @@
 //! Finding the roots that contain a path without scanning every root.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
-use crate::lexical::{is_at_or_beneath, is_normal_from};
+use crate::lexical::{is_at_or_beneath, is_normal_from, same_bytes};
 
 /// Up to this many roots, a linear scan beats hashing.
 const LINEAR_MAX: usize = 8;
@@ -24,13 +21,28 @@ pub(crate) struct RootIndex {
     slash: Option<usize>,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct ManyRoots {
-    /// A root's path (never `/`) -> the first caller's index with that path.
-    by_path: HashMap<Box<[u8]>, usize, BuildHasherDefault<PathHasher>>,
+    /// An open-addressing table (linear probing) of the distinct root
+    /// paths (never `/`): a power of two long and at most half full, so
+    /// that a probe soon ends at an empty slot (one whose path is empty).
+    /// 32 bytes a slot: 256 KiB for 4096 roots.
+    slots: Box<[Slot]>,
     /// A bitset of the byte lengths roots have, so that only the prefixes
     /// of those lengths are looked up.
     lengths: Box<[u64]>,
+}
+
+/// A root in [`ManyRoots::slots`], its bytes one load away: a lookup
+/// reads the slot, then the root's bytes, and nothing else.
+#[derive(Clone, Debug, Default)]
+struct Slot {
+    /// [`path_hash`] of `path`.
+    hash: u64,
+    /// The root's normal path, or empty for a free slot.
+    path: Box<[u8]>,
+    /// The first caller's index with this path.
+    index: usize,
 }
 
 impl RootIndex {
@@ -52,15 +64,24 @@ impl RootIndex {
         }
         let longest = others.iter().map(|(p, _)| p.len()).max().unwrap_or(0);
         let mut lengths = vec![0u64; longest / 64 + 1].into_boxed_slice();
-        let mut by_path = HashMap::default();
+        let mut slots = vec![Slot::default(); (2 * others.len()).next_power_of_two()];
         for (path, index) in others {
             lengths[path.len() / 64] |= 1 << (path.len() % 64);
-            by_path.entry(path).or_insert(index);
+            let hash = path_hash(&path);
+            // A root repeated later in the caller's list keeps the index
+            // of its first appearance.
+            if let Err(free) = probe(&slots, &path, hash) {
+                slots[free] = Slot { hash, path, index };
+            }
         }
+        let many = ManyRoots {
+            slots: slots.into_boxed_slice(),
+            lengths,
+        };
         RootIndex {
             first: None,
             few: Vec::new(),
-            many: Some(ManyRoots { by_path, lengths }),
+            many: Some(many),
             slash,
         }
     }
@@ -149,7 +170,9 @@ impl ManyRoots {
                 let len = word * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 if len == n || path[len] == b'/' {
-                    if let Some(&index) = self.by_path.get(&path[..len]) {
+                    let prefix = &path[..len];
+                    if let Ok(at) = probe(&self.slots, prefix, path_hash(prefix)) {
+                        let index = self.slots[at].index;
                         best = earliest(best, Some(index));
                         longest = len;
                     }
@@ -160,54 +183,73 @@ impl ManyRoots {
     }
 }
 
-/// The hash of a root's path: its 8-byte words (the last one overlapping
-/// the one before it) mixed by multiplication, as the `rustc-hash` crate does, but a
-/// word at a time rather than a word, a half, a quarter and a byte, which
-/// halves the chain of multiplications for a typical root of 10 to 40
-/// bytes. The length is mixed in first, so a path and its prefix differ
-/// even where their words coincide. Not resistant to chosen collisions,
-/// no more than `rustc-hash`: roots come from the client's configuration.
-#[derive(Default)]
-pub(crate) struct PathHasher(u64);
-
-const SEED: u64 = 0xf135_7aea_2e62_a9c5;
-
-impl PathHasher {
-    #[inline(always)]
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0 ^ word).wrapping_mul(SEED).rotate_left(26);
+/// In `slots`, the slot of `path` (whose [`path_hash`] is `hash`), or
+/// else the free slot where it would go.
+#[inline(always)]
+fn probe(slots: &[Slot], path: &[u8], hash: u64) -> Result<usize, usize> {
+    let mask = slots.len() - 1;
+    let mut at = hash as usize & mask;
+    loop {
+        let slot = &slots[at];
+        if slot.hash == hash && slot.path.len() == path.len() && same_bytes(&slot.path, path) {
+            return Ok(at);
+        }
+        if slot.path.is_empty() {
+            return Err(at);
+        }
+        at = (at + 1) & mask;
     }
 }
 
-impl Hasher for PathHasher {
-    #[inline(always)]
-    fn write(&mut self, bytes: &[u8]) {
-        let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
-        let n = bytes.len();
-        if n < 8 {
-            let mut padded = [0u8; 8];
-            padded[..n].copy_from_slice(bytes);
-            self.add(u64::from_le_bytes(padded));
-            return;
-        }
-        let mut at = 0;
-        while n - at > 8 {
-            self.add(word(at));
-            at += 8;
-        }
-        self.add(word(n - 8));
+/// The hash of a root's path, for [`ManyRoots`]: its bytes as 8-byte words
+/// (the last ones overlapping those before them), two words at a time
+/// folded by one 64×64→128-bit multiply, as the `foldhash` crate does. A
+/// root of 9 to 32 bytes costs one or two multiplications that do not
+/// wait on each other. The length is mixed in, so a path and its prefix
+/// differ even where their words coincide. Not resistant to chosen
+/// collisions, which cost only time: roots come from the client's
+/// configuration.
+#[inline(always)]
+pub(crate) fn path_hash(bytes: &[u8]) -> u64 {
+    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+    let n = bytes.len();
+    let len = n as u64;
+    if n < 8 {
+        let mut padded = [0u8; 8];
+        padded[..n].copy_from_slice(bytes);
+        return fold(u64::from_le_bytes(padded) ^ K[0], len ^ K[1]);
     }
-
-    #[inline(always)]
-    fn write_usize(&mut self, n: usize) {
-        self.add(n as u64);
+    if n <= 16 {
+        return fold(word(0) ^ K[0], word(n - 8) ^ len ^ K[1]);
     }
-
-    #[inline(always)]
-    fn finish(&self) -> u64 {
-        self.0
+    let mut acc = len;
+    let mut at = 0;
+    while n - at > 32 {
+        acc = fold(word(at) ^ K[2], word(at + 8) ^ acc);
+        acc ^= fold(word(at + 16) ^ K[3], word(at + 24) ^ K[0]);
+        at += 32;
     }
+    // The last 32 bytes, or all of a shorter root (its words then overlap).
+    let (a, b) = if n >= 32 { (n - 32, n - 24) } else { (0, 8) };
+    let low = fold(word(a) ^ K[0], word(b) ^ acc ^ K[1]);
+    let high = fold(word(n - 16) ^ K[2], word(n - 8) ^ K[3]);
+    low ^ high.rotate_left(23)
 }
+
+/// The high and low halves of a 128-bit product, xored.
+#[inline(always)]
+fn fold(a: u64, b: u64) -> u64 {
+    let product = u128::from(a) * u128::from(b);
+    (product as u64) ^ ((product >> 64) as u64)
+}
+
+/// Arbitrary constants: the first hex digits of pi's fraction.
+const K: [u64; 4] = [
+    0x243f_6a88_85a3_08d3,
+    0x1319_8a2e_0370_7344,
+    0xa409_3822_299f_31d0,
+    0x082e_fa98_ec4e_6c89,
+];
 
 #[cfg(test)]
 mod tests {
@@ -263,10 +305,9 @@ mod tests {
     /// place, hash apart; the hash reads every byte.
     #[test]
     fn path_hash_reads_every_byte() {
-        use std::hash::BuildHasher;
-        let hash = |b: &[u8]| BuildHasherDefault::<PathHasher>::default().hash_one(b);
+        let hash = path_hash;
         let mut seen = std::collections::HashSet::new();
-        for n in 0..=40 {
+        for n in 0..=100 {
             let a: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
             assert!(seen.insert(hash(&a)), "length {n} collides");
             for at in 0..n {
@@ -277,6 +318,43 @@ mod tests {
         }
         // Zero bytes are bytes: the padding of a short path is told apart.
         assert_ne!(hash(b"/a"), hash(b"/a\0"));
+    }
+
+    /// Thousands of roots of many lengths, some repeated: each is found
+    /// under its first index, and no prefix or extension of one is found
+    /// as itself (the table's probes run long and wrap around its end).
+    #[test]
+    fn every_root_of_thousands_is_found_at_its_first_index() {
+        let mut paths: Vec<String> = (0..3000)
+            .map(|i| format!("/r{}/{i}", "d".repeat(i % 70)))
+            .collect();
+        paths.push("/".into());
+        let again: Vec<String> = (0..500).map(|i| paths[i * 5].clone()).collect();
+        paths.extend(again);
+        let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
+        let many = index(&refs);
+        let hashed = many.many.as_ref().expect("hashed");
+        assert_eq!(
+            hashed.slots.iter().filter(|s| !s.path.is_empty()).count(),
+            3000
+        );
+        assert!(hashed.slots.len() >= 6000);
+        for (i, path) in refs.iter().enumerate().take(3000) {
+            assert_eq!(
+                hashed.find(path.as_bytes()),
+                Some((i, path.len())),
+                "{path}"
+            );
+            let longer = format!("{path}x");
+            let inner = format!("{path}/x");
+            assert_eq!(hashed.find(longer.as_bytes()), None, "{longer}");
+            assert_eq!(
+                hashed.find(inner.as_bytes()),
+                Some((i, path.len())),
+                "{inner}"
+            );
+            assert_eq!(many.find(inner.as_bytes()), Some(i), "{inner}");
+        }
     }
 
     #[test]

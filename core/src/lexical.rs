@@ -259,7 +259,7 @@ pub(crate) fn is_at_or_beneath(path: &[u8], root: &[u8]) -> bool {
 /// the compiler keeps inline (a root is a few dozen bytes; a call to
 /// `memcmp` costs as much as the compare).
 #[inline(always)]
-fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     fn chunk<const N: usize>(s: &[u8], from: usize) -> [u8; N] {
         s[from..from + N].try_into().expect("N bytes")
     }
