@@ -280,16 +280,25 @@ fn fd_path(fd: &impl AsFd) -> Option<PathBuf> {
 /// than the process. Asked once per pid, so a forked child, whose pid
 /// differs, asks again; a pid whose answer was no is remembered too.
 fn proc_knows_pid(pid: u32) -> bool {
-    /// The pid last asked about, shifted left, with the answer in bit 0.
+    /// The pid last asked about and its answer, as [`remembered`] keeps them.
     static ASKED: AtomicU64 = AtomicU64::new(0);
-    let asked = ASKED.load(Ordering::Relaxed);
-    if asked >> 1 == u64::from(pid) {
-        return asked & 1 == 1;
+    remembered(&ASKED, pid, || {
+        rustix::fs::readlink("/proc/self", Vec::new())
+            .is_ok_and(|name| name.as_bytes() == decimal(pid, &mut [0; 10]))
+    })
+}
+
+/// `ask()`'s answer about `pid`, asked only when `asked` holds another pid.
+/// `asked` holds the pid last asked about, shifted left, with the answer in
+/// bit 0 (0 before the first question: no pid is 0).
+fn remembered(asked: &AtomicU64, pid: u32, ask: impl FnOnce() -> bool) -> bool {
+    let last = asked.load(Ordering::Relaxed);
+    if last >> 1 == u64::from(pid) {
+        return last & 1 == 1;
     }
-    let knows = rustix::fs::readlink("/proc/self", Vec::new())
-        .is_ok_and(|name| name.as_bytes() == decimal(pid, &mut [0; 10]));
-    ASKED.store(u64::from(pid) << 1 | u64::from(knows), Ordering::Relaxed);
-    knows
+    let answer = ask();
+    asked.store(u64::from(pid) << 1 | u64::from(answer), Ordering::Relaxed);
+    answer
 }
 
 /// `n` in decimal, written at the end of `digits`.
@@ -483,11 +492,35 @@ mod tests {
         assert_eq!(by_self, base.join("real/file"));
         let self_names_own = std::fs::read_link("/proc/self")
             .is_ok_and(|name| name.as_os_str().as_bytes() == own.to_string().as_bytes());
-        // Another pid: /proc/self does not name it, and that is remembered.
+        assert_eq!(proc_knows_pid(own), self_names_own);
+        // Another pid: /proc/self does not name it.
         assert!(!proc_knows_pid(own.wrapping_add(1)));
-        assert!(!proc_knows_pid(own.wrapping_add(1)));
-        // Back to our own (as a child would see its new pid): asked again.
         assert_eq!(proc_knows_pid(own), self_names_own);
         assert_eq!(fd_path(&file), Some(by_self));
+    }
+
+    /// One question per pid, yes or no, and a new question when the pid
+    /// changes (a forked child), with its own answer.
+    #[test]
+    fn the_answer_about_a_pid_is_remembered_until_the_pid_changes() {
+        let asked = AtomicU64::new(0);
+        let questions = Cell::new(0);
+        let ask = |answer: bool| {
+            let questions = &questions;
+            move || {
+                questions.set(questions.get() + 1);
+                answer
+            }
+        };
+        assert!(remembered(&asked, 41, ask(true)));
+        assert!(remembered(&asked, 41, ask(false)), "remembered, not asked");
+        assert_eq!(questions.get(), 1);
+        assert!(!remembered(&asked, 42, ask(false)), "a new pid is asked");
+        assert!(!remembered(&asked, 42, ask(true)), "a no is remembered too");
+        assert_eq!(questions.get(), 2);
+        assert!(remembered(&asked, 41, ask(true)));
+        assert!(remembered(&asked, u32::MAX, ask(true)));
+        assert!(remembered(&asked, u32::MAX, ask(false)));
+        assert_eq!(questions.get(), 4);
     }
 }
