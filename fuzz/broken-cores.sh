@@ -15,7 +15,7 @@
 # Exits 1 if some core was never caught, 2 on a usage or build error.
 # Results: README.md, "Speed", session 5.
 set -uo pipefail
-cd "$(dirname "$0")"
+cd "$(dirname "$0")" || exit 2
 source ./targets.sh
 
 seconds=60
