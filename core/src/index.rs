@@ -90,11 +90,10 @@ impl RootIndex {
     /// `path` or an ancestor of it. `path` must be normal.
     #[inline]
     pub(crate) fn find(&self, path: &[u8]) -> Option<usize> {
-        let found = match &self.many {
-            None => self.first_few(path).map(|(index, _)| index),
-            Some(many) => many.find(path).map(|(index, _)| index),
-        };
-        earliest(found, self.slash)
+        earliest(
+            self.find_but_slash(path).map(|(index, _)| index),
+            self.slash,
+        )
     }
 
     /// [`RootIndex::find`] for a path that may not be normal: `None` when
@@ -112,11 +111,7 @@ impl RootIndex {
         // root's, which are normal: only the rest needs the scan. (Among
         // many roots, the prefixes looked up may be anything but normal
         // text; a root that equals one is still normal.)
-        let found = match &self.many {
-            None => self.first_few(path),
-            Some(many) => many.find(path),
-        };
-        let (found, from) = match found {
+        let (found, from) = match self.find_but_slash(path) {
             Some((index, root_len)) => (Some(index), root_len),
             None => (None, 0),
         };
@@ -125,6 +120,18 @@ impl RootIndex {
 }
 
 impl RootIndex {
+    /// The first root but `/` (in the caller's order) that is `path` or an
+    /// ancestor of it, among few roots or many, as (caller's index, length
+    /// of a root that begins the path: that one's among few, the longest
+    /// among many).
+    #[inline(always)]
+    fn find_but_slash(&self, path: &[u8]) -> Option<(usize, usize)> {
+        match &self.many {
+            None => self.first_few(path),
+            Some(many) => many.find(path),
+        }
+    }
+
     /// Among few roots, the first (in the caller's order) that is `path`
     /// or an ancestor of it, as (caller's index, root's length).
     #[inline(always)]
@@ -202,7 +209,7 @@ fn probe(slots: &[Slot], path: &[u8], hash: u64) -> Result<usize, usize> {
 /// collisions, which cost only time: roots come from the client's
 /// configuration.
 #[inline(always)]
-pub(crate) fn path_hash(bytes: &[u8]) -> u64 {
+fn path_hash(bytes: &[u8]) -> u64 {
     let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
     let n = bytes.len();
     let len = n as u64;
