@@ -247,10 +247,7 @@ const RETRY_EVERY: u32 = 16;
 /// before.
 fn fd_path(fd: &impl AsFd) -> Option<PathBuf> {
     let fd = u32::try_from(fd.as_fd().as_raw_fd()).ok()?;
-    let pid = rustix::process::getpid()
-        .as_raw_nonzero()
-        .get()
-        .unsigned_abs();
+    let pid = std::process::id();
     // "/proc/" + 10 digits + "/fd/" + 10 digits.
     let mut link = [0u8; 30];
     let mut len = 0;
@@ -483,10 +480,7 @@ mod tests {
     fn fd_path_by_pid_agrees_with_proc_self_and_notices_a_new_pid() {
         let (_dir, base) = tree();
         let file = std::fs::File::open(base.join("link/file")).expect("open");
-        let own = rustix::process::getpid()
-            .as_raw_nonzero()
-            .get()
-            .unsigned_abs();
+        let own = std::process::id();
         let by_self = std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd()))
             .expect("/proc/self/fd");
         assert_eq!(by_self, base.join("real/file"));
