@@ -13,9 +13,11 @@
 # -b BUILDS   shipped (default), instrumented (the judge keeps its
 #             coverage counters), or both (run side by side, one core each)
 # Exits 1 if some core was never caught, 2 on a usage or build error.
+# FUZZ_TOOLCHAIN=nightly builds with nightly, as campaign.sh does.
 # Results: README.md, "Speed", session 5.
 set -uo pipefail
 cd "$(dirname "$0")" || exit 2
+# shellcheck source=fuzz/targets.sh
 source ./targets.sh
 
 seconds=60
@@ -26,7 +28,7 @@ while getopts "t:r:b:" opt; do
         t) seconds=$OPTARG ;;
         r) seeds=$OPTARG ;;
         b) builds=$OPTARG ;;
-        *) sed -n '2,18p' "$0"; exit 2 ;;
+        *) sed -n '2,17p' "$(basename "$0")"; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -54,7 +56,7 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
     echo "cargo-fuzz is not installed: cargo install cargo-fuzz" >&2
     exit 2
 fi
-export RUSTC_BOOTSTRAP=1
+fuzz_command
 
 scratch=$(mktemp -d)
 worktree=$scratch/tree
@@ -92,7 +94,7 @@ while IFS='|' read -r name file expr; do
     fi
     for config in "${configs[@]}"; do
         build_flags_of "$config"
-        if ! (cd "$worktree/fuzz" && cargo fuzz build -s none "${flags[@]}" \
+        if ! (cd "$worktree/fuzz" && "${fuzz[@]}" build -s none "${flags[@]}" \
             --target-dir "$scratch/target-$config" resolve_model >"$scratch/build.log" 2>&1); then
             echo "$name: the $config build failed:"; tail -20 "$scratch/build.log"; exit 2
         fi

@@ -31,7 +31,7 @@ while getopts "t:j:s:h" opt; do
         t) seconds=$OPTARG ;;
         j) jobs=$OPTARG ;;
         s) sanitizer=$OPTARG ;;
-        *) sed -n '2,20p' "$0"; exit 2 ;;
+        *) sed -n '2,20p' "$(basename "$0")"; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -42,12 +42,7 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
     echo "cargo-fuzz is not installed: cargo install cargo-fuzz" >&2
     exit 2
 fi
-if [ "${FUZZ_TOOLCHAIN:-stable}" = nightly ]; then
-    fuzz=(cargo +nightly fuzz)
-else
-    export RUSTC_BOOTSTRAP=1
-    fuzz=(cargo fuzz)
-fi
+fuzz_command
 flags=(-s "$sanitizer")
 echo "== building ${targets[*]} (sanitizer $sanitizer)"
 for t in "${targets[@]}"; do

@@ -27,12 +27,7 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
         exit 0
     fi
 fi
-if [ "${FUZZ_TOOLCHAIN:-stable}" = nightly ]; then
-    fuzz=(cargo +nightly fuzz)
-else
-    export RUSTC_BOOTSTRAP=1
-    fuzz=(cargo fuzz)
-fi
+fuzz_command
 
 echo "== fuzz smoke: building ${#TARGETS[@]} targets ($(cargo fuzz --version))"
 "${fuzz[@]}" build -s none

@@ -34,6 +34,19 @@ if [ "${RUSTC_WRAPPER:-}" != "$fuzz_dir/rustc-wrapper.sh" ]; then
     export RUSTC_WRAPPER=$fuzz_dir/rustc-wrapper.sh
 fi
 
+# Sets the array `fuzz` to the cargo-fuzz command of the toolchain asked
+# for: `cargo +nightly fuzz` with FUZZ_TOOLCHAIN=nightly, else the active
+# (stable) toolchain's `cargo fuzz` with RUSTC_BOOTSTRAP=1, which
+# cargo-fuzz's flags need there.
+fuzz_command() {
+    if [ "${FUZZ_TOOLCHAIN:-stable}" = nightly ]; then
+        fuzz=(cargo +nightly fuzz)
+    else
+        export RUSTC_BOOTSTRAP=1
+        fuzz=(cargo fuzz)
+    fi
+}
+
 # A target's libFuzzer options (options/<target>.options, ClusterFuzz's
 # format, which build.sh copies to $OUT) as -name=value flags.
 target_options() {
