@@ -1,6 +1,8 @@
 //! Finding the roots that contain a path without scanning every root.
 
-use crate::lexical::{is_at_or_beneath, is_normal_from, same_bytes};
+use crate::lexical::{
+    has_dot_slash_or_nul_long, is_at_or_beneath, is_normal, is_normal_exact, same_bytes,
+};
 
 /// Up to this many roots, a linear scan beats hashing.
 const LINEAR_MAX: usize = 8;
@@ -9,16 +11,36 @@ const LINEAR_MAX: usize = 8;
 /// for 4096 roots as for 16.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct RootIndex {
-    /// For a few roots: the first root but `/` as (normal path, its index
-    /// in the caller's list), kept in the index itself, where the common
-    /// case of one root is one load away ...
-    first: Option<(Box<[u8]>, usize)>,
-    /// ... and the others after it, in the caller's order.
-    few: Vec<(Box<[u8]>, usize)>,
+    /// For a few roots: the first root but `/`, in the index itself, where
+    /// the common case of one root finds it with no pointer to follow ...
+    first: Option<FewRoot>,
+    /// ... and the others but `/` after it, in the caller's order.
+    few: Box<[FewRoot]>,
     /// For many roots: a hash lookup instead of a scan.
     many: Option<ManyRoots>,
     /// The first `/` root, which contains everything.
     slash: Option<usize>,
+}
+
+/// A root (never `/`) among few, kept ready for the compare of a path of
+/// 16 bytes or more: its first and last 16 bytes are in the struct, so
+/// that for a root of up to 32 bytes the compare is two 16-byte compares,
+/// with no branch on the root's length and no pointer to follow.
+#[derive(Clone, Debug)]
+struct FewRoot {
+    /// The root's first 16 bytes; a shorter root's bytes, then zeros.
+    head: [u8; 16],
+    /// The root's last 16 bytes; for a shorter root, `head`.
+    tail: [u8; 16],
+    /// For a root shorter than 16 bytes, `0xff` at each place past its
+    /// end, where the path may hold anything; otherwise zeros.
+    past: [u8; 16],
+    /// Where `tail` starts in the root: its length less 16, or 0.
+    tail_at: usize,
+    /// The root's normal path.
+    path: Box<[u8]>,
+    /// Its index in the caller's list.
+    index: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -54,7 +76,9 @@ impl RootIndex {
             .map(|(p, i)| (p.into_boxed_slice(), i))
             .collect();
         if others.len() <= LINEAR_MAX {
-            let mut few = others.into_iter();
+            let mut few = others
+                .into_iter()
+                .map(|(path, index)| FewRoot::new(path, index));
             return RootIndex {
                 first: few.next(),
                 few: few.collect(),
@@ -80,7 +104,7 @@ impl RootIndex {
         };
         RootIndex {
             first: None,
-            few: Vec::new(),
+            few: Box::default(),
             many: Some(many),
             slash,
         }
@@ -90,61 +114,230 @@ impl RootIndex {
     /// `path` or an ancestor of it. `path` must be normal.
     #[inline]
     pub(crate) fn find(&self, path: &[u8]) -> Option<usize> {
-        earliest(
-            self.find_but_slash(path).map(|(index, _)| index),
-            self.slash,
-        )
+        earliest(self.find_but_slash(path), self.slash)
     }
 
     /// [`RootIndex::find`] for a path that may not be normal: `None` when
-    /// it is not (the caller normalizes it and calls `find`). For few
-    /// roots, a path that textually lies in one is only scanned for dot
-    /// and empty segments past that root's bytes.
+    /// it is not (the caller normalizes it and calls `find`).
+    ///
+    /// For a path of 17 bytes or more (nearly every path a tool is given),
+    /// the scan for dot segments, empty segments and NUL, and the compare
+    /// with the roots, each read only the path: neither waits for the
+    /// other, and the CPU runs them side by side.
     #[inline(always)]
     pub(crate) fn find_if_normal(&self, path: &[u8]) -> Option<Option<usize>> {
-        match path {
-            [b'/'] => return Some(self.find(path)),
-            [b'/', _, ..] => {}
-            _ => return None,
-        }
-        // The bytes up to a root that textually begins the path are that
-        // root's, which are normal: only the rest needs the scan. (Among
-        // many roots, the prefixes looked up may be anything but normal
-        // text; a root that equals one is still normal.)
-        let (found, from) = match self.find_but_slash(path) {
-            Some((index, root_len)) => (Some(index), root_len),
-            None => (None, 0),
+        let n = path.len();
+        // `first` is there only when `many` is not.
+        let (flagged, found) = match (&self.first, &self.many, n) {
+            (Some(first), _, 17..) => {
+                let (flagged, inside) = first.scan_and_begins(path);
+                let found = if inside {
+                    Some(first.index)
+                } else if self.few.is_empty() {
+                    None
+                } else {
+                    self.few_but_first(path)
+                };
+                (flagged, found)
+            }
+            (_, Some(many), 17..) => (has_dot_slash_or_nul_long(path), many.find(path)),
+            _ => return self.find_if_normal_other(path),
         };
-        is_normal_from(path, from).then(|| earliest(found, self.slash))
+        let (head, last) = (path[0], path[n - 1]);
+        if head != b'/' || last == b'/' || last == 0 || (flagged && !is_normal_exact(path)) {
+            return None;
+        }
+        Some(earliest(found, self.slash))
+    }
+
+    /// [`RootIndex::find_if_normal`] for no roots but `/`, or a path
+    /// shorter than 17 bytes.
+    #[inline(never)]
+    fn find_if_normal_other(&self, path: &[u8]) -> Option<Option<usize>> {
+        is_normal(path).then(|| self.find(path))
+    }
+
+    /// Among few roots but the first, the first that begins `path` (of 16
+    /// bytes or more).
+    #[inline(never)]
+    fn few_but_first(&self, path: &[u8]) -> Option<usize> {
+        self.few
+            .iter()
+            .find(|root| root.begins_long(path))
+            .map(|root| root.index)
     }
 }
 
 impl RootIndex {
-    /// The first root but `/` (in the caller's order) that is `path` or an
-    /// ancestor of it, among few roots or many, as (caller's index, length
-    /// of a root that begins the path: that one's among few, the longest
-    /// among many).
+    /// The caller's index of the first root but `/` (in the caller's
+    /// order) that is `path` or an ancestor of it, among few roots or many.
     #[inline(always)]
-    fn find_but_slash(&self, path: &[u8]) -> Option<(usize, usize)> {
+    fn find_but_slash(&self, path: &[u8]) -> Option<usize> {
         match &self.many {
-            None => self.first_few(path),
+            None => self
+                .first
+                .iter()
+                .chain(self.few.iter())
+                .find(|root| is_at_or_beneath(path, &root.path))
+                .map(|root| root.index),
             Some(many) => many.find(path),
         }
     }
+}
 
-    /// Among few roots, the first (in the caller's order) that is `path`
-    /// or an ancestor of it, as (caller's index, root's length).
-    #[inline(always)]
-    fn first_few(&self, path: &[u8]) -> Option<(usize, usize)> {
-        let (root, index) = self.first.as_ref()?;
-        if is_at_or_beneath(path, root) {
-            return Some((*index, root.len()));
+impl FewRoot {
+    fn new(path: Box<[u8]>, index: usize) -> FewRoot {
+        let n = path.len();
+        let mut head = [0u8; 16];
+        let mut past = [0xffu8; 16];
+        head[..n.min(16)].copy_from_slice(&path[..n.min(16)]);
+        past[..n.min(16)].fill(0);
+        let tail_at = n.saturating_sub(16);
+        let tail = if n < 16 {
+            head
+        } else {
+            path[tail_at..].try_into().expect("16 bytes")
+        };
+        FewRoot {
+            head,
+            tail,
+            past,
+            tail_at,
+            path,
+            index,
         }
-        self.few
-            .iter()
-            .find(|(root, _)| is_at_or_beneath(path, root))
-            .map(|(root, index)| (*index, root.len()))
     }
+
+    /// For a path of 17 bytes or more, at once: whether it has a `/`
+    /// followed by `.` or `/`, or a NUL but at its end
+    /// ([`has_dot_slash_or_nul_long`]), and whether this root is the path or an
+    /// ancestor of it ([`is_at_or_beneath`]).
+    #[inline(always)]
+    fn scan_and_begins(&self, path: &[u8]) -> (bool, bool) {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        let (flagged, ends) = scan_and_compare_sse2(path, self);
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        let (flagged, ends) = (
+            has_dot_slash_or_nul_long(path),
+            self.ends_match_portable(path),
+        );
+        (flagged, self.begins_given_ends(path, ends))
+    }
+
+    /// [`is_at_or_beneath`] for a path of 16 bytes or more.
+    #[inline(always)]
+    fn begins_long(&self, path: &[u8]) -> bool {
+        self.begins_given_ends(path, self.ends_match(path))
+    }
+
+    /// Whether the root begins `path` (of 16 bytes or more), given whether
+    /// `path` holds the root's head and tail ([`FewRoot::ends_match`]).
+    #[inline(always)]
+    fn begins_given_ends(&self, path: &[u8], ends: bool) -> bool {
+        let len = self.path.len();
+        len <= path.len()
+            && ends
+            && path.get(len).is_none_or(|&next| next == b'/')
+            && (len <= 32 || middle_matches(path, &self.path))
+    }
+
+    /// Whether a path of at least 16 bytes and at least the root's length
+    /// holds the root's first and last 16 bytes where the root has them.
+    #[inline(always)]
+    fn ends_match(&self, path: &[u8]) -> bool {
+        #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+        return ends_match_sse2(path, self);
+        #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+        return self.ends_match_portable(path);
+    }
+
+    /// [`FewRoot::ends_match`] for every target (and the tests' reference).
+    #[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
+    fn ends_match_portable(&self, path: &[u8]) -> bool {
+        let word = |at: usize| u128::from_ne_bytes(path[at..at + 16].try_into().expect("16 bytes"));
+        let differ = |at: usize, root: [u8; 16]| {
+            (word(at) ^ u128::from_ne_bytes(root)) & !u128::from_ne_bytes(self.past)
+        };
+        path.len() >= self.tail_at + 16
+            && differ(0, self.head) | differ(self.tail_at, self.tail) == 0
+    }
+}
+
+/// [`FewRoot::scan_and_begins`] with SSE2, which every x86_64 has: the
+/// windows of [`has_dot_slash_or_nul_long`], and the compare of the
+/// root's head and tail, which shares the first window's load. Returns
+/// (flagged, ends match); the ends only match where the path is at least
+/// as long as the root.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn scan_and_compare_sse2(path: &[u8], root: &FewRoot) -> (bool, bool) {
+    use std::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_movemask_epi8};
+    let n = path.len();
+    assert!(n >= 17);
+    let p = path.as_ptr();
+    // SAFETY: SSE2 is enabled for this target (the cfg above). The loads
+    // read 16 bytes at 0, and at `tail_at` only when `tail_at + 16` (the
+    // root's length, or 16) is at most `n`: within `path`.
+    unsafe {
+        let load = |at: usize| _mm_loadu_si128(p.add(at).cast::<__m128i>());
+        let flagged = _mm_movemask_epi8(crate::lexical::windows_sse2(path)) != 0;
+        let tail_at = if root.tail_at + 16 <= n {
+            root.tail_at
+        } else {
+            0
+        };
+        (flagged, ends_equal_sse2(load(0), load(tail_at), root))
+    }
+}
+
+/// [`FewRoot::ends_match`] with SSE2.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn ends_match_sse2(path: &[u8], root: &FewRoot) -> bool {
+    use std::arch::x86_64::{__m128i, _mm_loadu_si128};
+    let (Some(head), Some(tail)) = (
+        path.first_chunk::<16>(),
+        path.get(root.tail_at..).and_then(<[u8]>::first_chunk::<16>),
+    ) else {
+        return false;
+    };
+    // SAFETY: SSE2 is enabled for this target (the cfg above); each load
+    // reads one 16-byte array.
+    unsafe {
+        let load = |bytes: &[u8; 16]| _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>());
+        ends_equal_sse2(load(head), load(tail), root)
+    }
+}
+
+/// Whether `head` and `tail`, a path's 16 bytes where the root's head and
+/// tail lie, hold the root's bytes (past the end of a short root, anything).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn ends_equal_sse2(
+    head: std::arch::x86_64::__m128i,
+    tail: std::arch::x86_64::__m128i,
+    root: &FewRoot,
+) -> bool {
+    use std::arch::x86_64::{
+        __m128i, _mm_and_si128, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_or_si128,
+    };
+    // SAFETY: SSE2 is enabled for this target (the cfg above); each load
+    // reads one of the root's 16-byte arrays.
+    unsafe {
+        let load = |bytes: &[u8; 16]| _mm_loadu_si128(bytes.as_ptr().cast::<__m128i>());
+        let past = load(&root.past);
+        let head = _mm_or_si128(_mm_cmpeq_epi8(head, load(&root.head)), past);
+        let tail = _mm_or_si128(_mm_cmpeq_epi8(tail, load(&root.tail)), past);
+        _mm_movemask_epi8(_mm_and_si128(head, tail)) == 0xffff
+    }
+}
+
+/// For a root of more than 32 bytes, whether `path` holds its bytes
+/// between its first and last 16.
+#[cold]
+#[inline(never)]
+fn middle_matches(path: &[u8], root: &[u8]) -> bool {
+    same_bytes(&path[..root.len()], root)
 }
 
 /// The earlier of two roots in the caller's order, if any.
@@ -158,27 +351,28 @@ fn earliest(a: Option<usize>, b: Option<usize>) -> Option<usize> {
 
 impl ManyRoots {
     /// The first root (in the caller's order) that is `path` or an
-    /// ancestor of it, and the length of the longest root that is: only
-    /// the prefixes whose lengths some root has, and that end where a
-    /// component does, are looked up.
-    #[inline(never)]
-    fn find(&self, path: &[u8]) -> Option<(usize, usize)> {
+    /// ancestor of it: only the prefixes whose lengths some root has, and
+    /// that end where a component does, are looked up.
+    #[inline(always)]
+    fn find(&self, path: &[u8]) -> Option<usize> {
         let n = path.len();
         let mut best: Option<usize> = None;
-        let mut longest = 0;
         for &len in self.lengths.iter() {
             if len > n {
                 break;
             }
             if len == n || path[len] == b'/' {
-                let prefix = &path[..len];
-                if let Ok(at) = probe(&self.slots, prefix, path_hash(prefix)) {
-                    best = earliest(best, Some(self.slots[at].index));
-                    longest = len;
-                }
+                best = earliest(best, self.lookup(&path[..len]));
             }
         }
-        best.map(|index| (index, longest))
+        best
+    }
+
+    /// The caller's first index of the root that is `prefix`, if any.
+    #[inline(never)]
+    fn lookup(&self, prefix: &[u8]) -> Option<usize> {
+        let at = probe(&self.slots, prefix, path_hash(prefix)).ok()?;
+        Some(self.slots[at].index)
     }
 }
 
@@ -291,13 +485,8 @@ mod tests {
             assert_eq!(many.find(probe.as_bytes()), linear, "{probe}");
         }
         assert_eq!(many.find(b"/r/p3/inner/f"), Some(3));
-        // The longest root that begins the path, for the scan to start at.
         let hashed = many.many.as_ref().expect("hashed");
-        assert_eq!(
-            hashed.find(b"/r/p3/inner/f"),
-            Some((3, "/r/p3/inner".len()))
-        );
-        assert_eq!(hashed.find(b"/r/p1 /a"), Some((22, "/r/p1 ".len())));
+        assert_eq!(hashed.find(b"/r/p1 /a"), Some(22));
     }
 
     /// Paths that differ anywhere, in length alone or in one byte at any
@@ -339,19 +528,11 @@ mod tests {
         );
         assert!(hashed.slots.len() >= 6000);
         for (i, path) in refs.iter().enumerate().take(3000) {
-            assert_eq!(
-                hashed.find(path.as_bytes()),
-                Some((i, path.len())),
-                "{path}"
-            );
+            assert_eq!(hashed.find(path.as_bytes()), Some(i), "{path}");
             let longer = format!("{path}x");
             let inner = format!("{path}/x");
             assert_eq!(hashed.find(longer.as_bytes()), None, "{longer}");
-            assert_eq!(
-                hashed.find(inner.as_bytes()),
-                Some((i, path.len())),
-                "{inner}"
-            );
+            assert_eq!(hashed.find(inner.as_bytes()), Some(i), "{inner}");
             assert_eq!(many.find(inner.as_bytes()), Some(i), "{inner}");
         }
     }
@@ -418,6 +599,59 @@ mod tests {
         assert_eq!(index(&[]).find(b"/"), None);
     }
 
+    /// The 16-byte compares of a root among few, against their definition
+    /// ([`is_at_or_beneath`], [`has_dot_slash_or_nul_long`]) and against
+    /// the portable compare: roots of every length from 1 to 70 (shorter
+    /// than 16, up to 32 and longer), and paths that hold the root and
+    /// then `/`, another byte or nothing, with one byte changed at every
+    /// place in turn.
+    #[test]
+    fn few_root_compares_match_their_definitions() {
+        let mut state = 0x5DEE_CE66_D1CE_4E5B_u64;
+        let mut next = |below: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % below as u64) as usize
+        };
+        let mut checked = [0usize; 2];
+        for len in 1..=70 {
+            let root: Vec<u8> = (0..len)
+                .map(|k| if k == 0 || next(5) == 0 { b'/' } else { b'r' })
+                .collect();
+            let few = FewRoot::new(root.clone().into_boxed_slice(), 7);
+            for after in [&b""[..], b"/", b"2", b"/x/y.z", b"//.", b"\0"] {
+                let mut path = root.clone();
+                path.extend_from_slice(after);
+                // Long enough for the compares, and sometimes far longer.
+                while path.len() < 17 || next(3) == 0 {
+                    path.push([b'/', b'p', b'.', b'q'][next(4)]);
+                }
+                for change in std::iter::once(None).chain((0..path.len()).map(Some)) {
+                    let mut path = path.clone();
+                    if let Some(at) = change {
+                        path[at] ^= [0x01, 0x20, 0x80][next(3)];
+                    }
+                    let inside = is_at_or_beneath(&path, &root);
+                    checked[usize::from(inside)] += 1;
+                    let text = path.escape_ascii().to_string();
+                    assert_eq!(few.begins_long(&path), inside, "{text} in root {len}");
+                    assert_eq!(
+                        few.ends_match(&path),
+                        few.ends_match_portable(&path),
+                        "{text} in root {len}"
+                    );
+                    assert_eq!(
+                        few.scan_and_begins(&path),
+                        (has_dot_slash_or_nul_long(&path), inside),
+                        "{text} in root {len}"
+                    );
+                }
+            }
+        }
+        assert!(checked[0] > 10_000 && checked[1] > 1_000, "{checked:?}");
+    }
+
     /// `find_if_normal` against its definition (normalize, then the first
     /// root in order that contains the result), for few and many roots, on
     /// paths built from the roots' own bytes plus dots, slashes and NULs.
@@ -443,7 +677,7 @@ mod tests {
             (state % below as u64) as usize
         };
         let mut out = Vec::new();
-        for round in 0..400 {
+        for round in 0..1000 {
             let count = if round % 2 == 0 {
                 1 + next(4)
             } else {
