@@ -449,6 +449,17 @@ mod tests {
     use super::*;
     use crate::lexical::is_within;
 
+    /// A xorshift sequence from `seed`: each call gives a number below its
+    /// argument.
+    fn below(mut state: u64) -> impl FnMut(usize) -> usize {
+        move |below: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % below as u64) as usize
+        }
+    }
+
     fn index(paths: &[&str]) -> RootIndex {
         RootIndex::new(
             paths
@@ -607,13 +618,7 @@ mod tests {
     /// place in turn.
     #[test]
     fn few_root_compares_match_their_definitions() {
-        let mut state = 0x5DEE_CE66_D1CE_4E5B_u64;
-        let mut next = |below: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % below as u64) as usize
-        };
+        let mut next = below(0x5DEE_CE66_D1CE_4E5B_u64);
         let mut checked = [0usize; 2];
         for len in 1..=70 {
             let root: Vec<u8> = (0..len)
@@ -669,13 +674,7 @@ mod tests {
             "x\0",
             "aaaaaaaaaaaaaaaaaaaa",
         ];
-        let mut state = 0x0123_4567_89AB_CDEF_u64;
-        let mut next = |below: usize| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            (state % below as u64) as usize
-        };
+        let mut next = below(0x0123_4567_89AB_CDEF_u64);
         let mut out = Vec::new();
         for round in 0..1000 {
             let count = if round % 2 == 0 {
