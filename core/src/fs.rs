@@ -15,6 +15,8 @@ use rustix::io::Errno;
 
 use crate::lexical::is_normal;
 use crate::op::Op;
+use crate::open::kernel::{open_beneath, open_physical};
+use crate::open::Scope;
 use crate::resolve::PATH_MAX;
 
 /// What a name is, without following it (as `lstat` says).
@@ -60,6 +62,26 @@ pub trait Fs {
         let _ = (path, op);
         None
     }
+
+    /// Whether `op` on `path` certainly lands at or beneath the root whose
+    /// path is `path[..root_len]`, found without naming the target, for
+    /// [`Roots::inside`].
+    ///
+    /// `path` is normal (no `.`, `..` or empty segment, no NUL, no final
+    /// `/`), shorter than `PATH_MAX`, and continues past the root's path:
+    /// after a `/`, or at once for the root `/`. `true` promises two
+    /// things: the root's path names a directory with no link anywhere in
+    /// its text, and `op` on `path` resolves (as [`resolve_target`] would)
+    /// to a target at or beneath it. `false` means only "not known": the
+    /// caller checks the long way, so an implementation may refuse
+    /// whatever it cannot vouch for cheaply.
+    ///
+    /// [`resolve_target`]: crate::resolve_target
+    /// [`Roots::inside`]: crate::Roots::inside
+    fn lands_beneath(&self, path: &[u8], root_len: usize, op: Op) -> bool {
+        let _ = (path, root_len, op);
+        false
+    }
 }
 
 impl<F: Fs + ?Sized> Fs for &F {
@@ -73,6 +95,10 @@ impl<F: Fs + ?Sized> Fs for &F {
 
     fn resolve_whole(&self, path: &[u8], op: Op) -> Option<PathBuf> {
         (**self).resolve_whole(path, op)
+    }
+
+    fn lands_beneath(&self, path: &[u8], root_len: usize, op: Op) -> bool {
+        (**self).lands_beneath(path, root_len, op)
     }
 }
 
@@ -95,6 +121,10 @@ impl Fs for RealFs {
 
     fn readlink(&self, path: &Path) -> io::Result<OsString> {
         std::fs::read_link(path).map(|target| target.into_os_string())
+    }
+
+    fn lands_beneath(&self, path: &[u8], root_len: usize, op: Op) -> bool {
+        RealFs::open_beneath_root(path, root_len, op)
     }
 
     /// The kernel resolves the whole path in one `open(O_PATH)` and names
@@ -173,6 +203,80 @@ impl Fs for RealFs {
     }
 }
 
+impl RealFs {
+    /// [`Fs::lands_beneath`]. A path with no link in it is opened whole
+    /// with `RESOLVE_NO_SYMLINKS`, as [`Fs::resolve_whole`] does: then it
+    /// leads where its text says. Otherwise the root is opened with
+    /// `RESOLVE_NO_SYMLINKS` (so its text names it, link-free), and the rest
+    /// beneath it with `RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS`, which the
+    /// kernel fails (`EXDEV`, `ELOOP`) rather than let a `..` or an
+    /// absolute link leave the root, even one that would come back. A
+    /// write opens the parent so, and then looks at the name: a final
+    /// directory or link is the walk's to judge (`false`), a file or
+    /// nothing is written in place. Every failure is `false`.
+    fn open_beneath_root(path: &[u8], root_len: usize, op: Op) -> bool {
+        let (root, rest) = split_at_root(path, root_len);
+        // What is opened: the target for a read, its parent for a write.
+        let (opened, name) = match (op, memchr::memrchr(b'/', rest)) {
+            (Op::Read, _) => (rest, None),
+            (Op::Write, Some(cut)) => (&rest[..cut], Some(&rest[cut + 1..])),
+            (Op::Write, None) => (&b""[..], Some(rest)),
+        };
+        let extra = if name.is_some() {
+            OFlags::DIRECTORY
+        } else {
+            OFlags::empty()
+        };
+        let whole = &path[..(path.len() - name.map_or(0, |n| n.len() + 1)).max(1)];
+        let fd = match open_link_free(whole, extra) {
+            LinkFree::Opened(fd) => fd,
+            LinkFree::Failed => return false,
+            LinkFree::Link if NO_OPENAT2.load(Ordering::Relaxed) => return false,
+            LinkFree::Link => {
+                let Ok(dir) = open_physical(root, OFlags::PATH | OFlags::DIRECTORY, Mode::empty())
+                else {
+                    return false;
+                };
+                if opened.is_empty() {
+                    dir
+                } else {
+                    let flags = OFlags::PATH | extra;
+                    match open_beneath(dir.as_fd(), opened, flags, Mode::empty(), Scope::Beneath) {
+                        Ok(fd) => fd,
+                        Err(_) => return false,
+                    }
+                }
+            }
+        };
+        let Some(name) = name else {
+            return true;
+        };
+        match rustix::fs::statat(&fd, OsStr::from_bytes(name), AtFlags::SYMLINK_NOFOLLOW) {
+            Ok(stat) => !matches!(
+                FileType::from_raw_mode(stat.st_mode),
+                FileType::Directory | FileType::Symlink
+            ),
+            Err(errno) => errno == Errno::NOENT,
+        }
+    }
+}
+
+/// `path` cut into the root's path, its first `root_len` bytes, and the
+/// rest after the `/` that follows (the root `/` is followed by none).
+fn split_at_root(path: &[u8], root_len: usize) -> (&[u8], &[u8]) {
+    let root = &path[..root_len];
+    let rest = if root == b"/" {
+        &path[1..]
+    } else {
+        path.get(root_len + 1..).unwrap_or_default()
+    };
+    (root, rest)
+}
+
+/// A kernel without `openat2` (before Linux 5.6) is remembered, and not
+/// asked again.
+static NO_OPENAT2: AtomicBool = AtomicBool::new(false);
+
 const O_PATH: OFlags = OFlags::PATH.union(OFlags::CLOEXEC);
 const O_PATH_DIR: OFlags = O_PATH.union(OFlags::DIRECTORY);
 
@@ -195,7 +299,6 @@ enum LinkFree {
 /// one path in [`RETRY_EVERY`] until one is link-free again. Only speed
 /// depends on this: a skipped attempt takes the general way.
 fn open_link_free(path: &[u8], extra: OFlags) -> LinkFree {
-    static NO_OPENAT2: AtomicBool = AtomicBool::new(false);
     thread_local! {
         static MISSES: Cell<u32> = const { Cell::new(0) };
     }
@@ -443,6 +546,77 @@ mod tests {
         assert_eq!(whole(&base.join("link/missing/new"), Op::Write), None);
         assert_eq!(whole(Path::new("relative/new"), Op::Write), None);
         assert_eq!(whole(Path::new("relative"), Op::Read), None);
+    }
+
+    /// `lands_beneath` vouches where the kernel can, refuses every way out
+    /// (and every way that leaves and comes back), and every yes agrees
+    /// with the walk.
+    #[test]
+    fn lands_beneath_vouches_only_for_what_stays_beneath() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let base = dir.path().canonicalize().expect("canonical");
+        let root = base.join("root");
+        std::fs::create_dir_all(root.join("sub")).expect("dirs");
+        std::fs::create_dir_all(base.join("outside")).expect("dirs");
+        std::fs::write(root.join("file"), b"x").expect("file");
+        std::fs::write(base.join("outside/secret"), b"x").expect("file");
+        for (link, target) in [
+            ("root/in", "sub".to_string()),
+            ("root/fin", "file".to_string()),
+            ("root/dot", ".".to_string()),
+            ("root/abs_in", format!("{}/sub", root.display())),
+            ("root/out", "../outside".to_string()),
+            ("root/back", "../root/sub".to_string()),
+            ("root/up", "..".to_string()),
+            ("root/sub/dangling", "../new_target".to_string()),
+            ("alias", "root".to_string()),
+        ] {
+            symlink(target, base.join(link)).expect("link");
+        }
+        let alias = base.join("alias");
+        let file_root = root.join("file");
+        let missing = base.join("missing");
+        let cases: &[(&Path, &str, Op, bool)] = &[
+            (&root, "file", Op::Read, true),
+            (&root, "sub", Op::Read, true),
+            (&root, "in", Op::Read, true),
+            (&root, "fin", Op::Read, true),
+            (&root, "dot", Op::Read, true),
+            (&root, "in/new", Op::Write, true),
+            (&root, "new", Op::Write, true),
+            (&root, "file", Op::Write, true),
+            (&root, "dot/new", Op::Write, true),
+            // The walk's own rules: a final link or directory on a write.
+            (&root, "fin", Op::Write, false),
+            (&root, "sub/dangling", Op::Write, false),
+            (&root, "sub", Op::Write, false),
+            (&root, "missing", Op::Read, false),
+            (&root, "missing/new", Op::Write, false),
+            (&root, "file/x", Op::Read, false),
+            // Out, or out and back in: the kernel refuses both.
+            (&root, "out/secret", Op::Read, false),
+            (&root, "out/new", Op::Write, false),
+            (&root, "up", Op::Read, false),
+            (&root, "up/root/file", Op::Read, false),
+            (&root, "back", Op::Read, false),
+            (&root, "back/new", Op::Write, false),
+            (&root, "abs_in", Op::Read, false),
+            // The root itself must be a link-free directory.
+            (&alias, "file", Op::Read, false),
+            (&alias, "new", Op::Write, false),
+            (&file_root, "x", Op::Read, false),
+            (&missing, "x", Op::Write, false),
+        ];
+        for &(root, rest, op, expected) in cases {
+            let path = root.join(rest);
+            let says =
+                RealFs.lands_beneath(path.as_os_str().as_bytes(), root.as_os_str().len(), op);
+            assert_eq!(says, expected, "{} / {rest} ({op:?})", root.display());
+            if says {
+                let walk = resolve_target(&NoShortcut, root.join(rest), op).expect("resolves");
+                assert!(walk.path.starts_with(root), "{walk:?} not beneath {root:?}");
+            }
+        }
     }
 
     #[test]

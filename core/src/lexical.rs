@@ -260,7 +260,6 @@ pub(crate) fn normalize_into(bytes: &[u8], out: &mut Vec<u8>) -> Result<bool, Le
 /// (The index keeps `/` apart and uses [`is_at_or_beneath`]; this is the
 /// definition the tests hold it to.)
 /// Both must be normal paths as [`NormalPath`] makes them.
-#[cfg(test)]
 pub(crate) fn is_within(path: &[u8], root: &[u8]) -> bool {
     root == b"/" || is_at_or_beneath(path, root)
 }

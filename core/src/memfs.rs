@@ -10,6 +10,9 @@ use std::path::Path;
 use rustix::io::Errno;
 
 use crate::fs::{FileKind, Fs};
+use crate::lexical::is_within;
+use crate::op::Op;
+use crate::resolve::resolve;
 
 /// A file tree held in memory: directories, files and symlinks by absolute
 /// path. `/` always exists. Nothing outside the tree exists.
@@ -134,6 +137,19 @@ impl Fs for MemFs {
             Node::Symlink(target) => Ok(target.clone()),
             _ => Err(errno(Errno::INVAL)),
         }
+    }
+
+    /// By the walk itself: the root resolves to its own text (so no link is
+    /// in it) and is a directory, and the whole path's target is at or
+    /// beneath it. This keeps [`crate::Roots::inside`]'s own logic under
+    /// the in-memory tests, where the kernel is not there to vouch.
+    fn lands_beneath(&self, path: &[u8], root_len: usize, op: Op) -> bool {
+        let root = &path[..root_len];
+        let link_free_dir = resolve(self, root, Op::Read, None)
+            .is_ok_and(|t| t.path.as_os_str().as_bytes() == root && t.kind == Some(FileKind::Dir));
+        link_free_dir
+            && resolve(self, path, op, None)
+                .is_ok_and(|t| is_within(t.path.as_os_str().as_bytes(), root))
     }
 }
 

@@ -11,7 +11,7 @@
 mod backend;
 mod error;
 mod handle;
-mod kernel;
+pub(crate) mod kernel;
 mod pinned;
 mod split;
 #[cfg(test)]

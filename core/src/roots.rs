@@ -1,5 +1,6 @@
 //! The set of allowed roots and the inside-roots check.
 
+use std::collections::HashSet;
 use std::ffi::OsStr;
 use std::fmt;
 use std::os::unix::ffi::OsStrExt;
@@ -9,7 +10,7 @@ use crate::fs::{Fs, RealFs};
 use crate::index::RootIndex;
 use crate::lexical::{normalize_into, LexicalError};
 use crate::op::Op;
-use crate::resolve::{resolve, ResolveError, Step};
+use crate::resolve::{resolve, ResolveError, Step, PATH_MAX};
 use crate::uri::{RootUri, UriError};
 
 /// A root that was accepted: valid, and resolved by the file system.
@@ -81,6 +82,15 @@ impl Verdict {
         matches!(self, Verdict::Inside { .. })
     }
 
+    /// The caller's index of the root that contains the target, when it
+    /// is inside.
+    pub fn root(&self) -> Option<usize> {
+        match self {
+            Verdict::Inside { root, .. } => Some(*root),
+            Verdict::Outside { .. } | Verdict::Unresolvable(_) => None,
+        }
+    }
+
     /// The physical target, when the path resolved.
     pub fn target(&self) -> Option<&Path> {
         match self {
@@ -119,6 +129,9 @@ pub struct Roots<F: Fs = RealFs> {
     pub(crate) accepted: Vec<Root>,
     pub(crate) rejected: Vec<RejectedRoot>,
     pub(crate) index: RootIndex,
+    /// By the caller's index: the position in `accepted` of each root that
+    /// has no other root beneath it, for [`Roots::inside`].
+    leaves: Vec<Option<usize>>,
 }
 
 impl Roots<RealFs> {
@@ -171,11 +184,13 @@ impl<F: Fs> Roots<F> {
                 .map(|r| (r.resolved.as_os_str().as_bytes().to_vec(), r.index))
                 .collect(),
         );
+        let leaves = leaves(&accepted);
         Roots {
             fs,
             accepted,
             rejected,
             index,
+            leaves,
         }
     }
 
@@ -212,6 +227,67 @@ impl<F: Fs> Roots<F> {
         self.verdict(resolve(&self.fs, path.as_ref().as_bytes(), op, Some(trace)).map(|t| t.path))
     }
 
+    /// The caller's index of the root that `op` on `path` lands inside:
+    /// exactly `self.check(path, op).root()`, without naming the target.
+    ///
+    /// This is the question a server asks before it lets a tool call
+    /// proceed, and it costs less than [`Roots::check`] where the file
+    /// system can answer it without naming the target. On the real file
+    /// system a normal path spelled beneath a root's resolved location,
+    /// with no other root beneath that one, is opened beneath the root by
+    /// the kernel (`openat2(2)`: the root with `RESOLVE_NO_SYMLINKS`, the
+    /// rest with `RESOLVE_BENEATH`), which spares the `/proc` lookup that
+    /// names the target; see [`Fs::lands_beneath`]. Every other path, and
+    /// every path the kernel will not vouch for (a link that leaves the
+    /// root, even to come back; an older kernel), gets the full check.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rootguard::{Op, Roots};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let base = dir.path().canonicalize().unwrap();
+    /// std::fs::create_dir_all(base.join("proj/src")).unwrap();
+    /// std::fs::create_dir_all(base.join("other")).unwrap();
+    /// std::os::unix::fs::symlink("src", base.join("proj/code")).unwrap();
+    /// std::os::unix::fs::symlink("../other", base.join("proj/out")).unwrap();
+    /// let roots = Roots::new([format!("file://{}/proj", base.display())]);
+    /// assert_eq!(roots.inside(base.join("proj/code/new.rs"), Op::Write), Some(0));
+    /// assert_eq!(roots.inside(base.join("proj/out/new.rs"), Op::Write), None);
+    /// assert_eq!(roots.inside(base.join("proj/missing"), Op::Read), None);
+    /// ```
+    pub fn inside(&self, path: impl AsRef<OsStr>, op: Op) -> Option<usize> {
+        let bytes = path.as_ref().as_bytes();
+        if let Some(root) = self.inside_by_text(bytes, op) {
+            return Some(root);
+        }
+        self.check(OsStr::from_bytes(bytes), op).root()
+    }
+
+    /// [`Roots::inside`]'s shortcut: `Some` only when `path` is normal and
+    /// spelled beneath a root with no other root beneath it, and the file
+    /// system vouches that `op` lands beneath that root.
+    ///
+    /// Why the answer is then the check's: the path's walk passes through
+    /// the root's directory (its text is link-free, the file system made
+    /// sure) and stays beneath it, so the target is named beneath it. The
+    /// roots that contain the target are then the root itself and the
+    /// roots above it; no other root lies beneath it. Those are the roots
+    /// that contain the path's text, of which the index gave the first.
+    fn inside_by_text(&self, path: &[u8], op: Op) -> Option<usize> {
+        // Split in two, a path too long for the kernel could pass.
+        if path.len() >= PATH_MAX {
+            return None;
+        }
+        let root = self.index.find_if_normal(path)??;
+        let dir = &self.accepted[(*self.leaves.get(root)?)?].resolved;
+        let root_len = dir.as_os_str().len();
+        // The path must go on past the root: the root itself is the check's.
+        (path.len() > root_len + usize::from(root_len > 1)
+            && self.fs.lands_beneath(path, root_len, op))
+        .then_some(root)
+    }
+
     fn verdict(&self, resolved: Result<PathBuf, ResolveError>) -> Verdict {
         match resolved {
             Ok(target) => match self.index.find(target.as_os_str().as_bytes()) {
@@ -221,6 +297,28 @@ impl<F: Fs> Roots<F> {
             Err(e) => Verdict::Unresolvable(e),
         }
     }
+}
+
+/// For each caller's index, the position in `accepted` of that root when no
+/// other root's resolved location lies strictly beneath its own.
+fn leaves(accepted: &[Root]) -> Vec<Option<usize>> {
+    let mut above: HashSet<&[u8]> = HashSet::new();
+    for root in accepted {
+        let path = root.resolved.as_os_str().as_bytes();
+        if path != b"/" {
+            above.insert(b"/");
+        }
+        for (at, _) in path.iter().enumerate().skip(1).filter(|&(_, &b)| b == b'/') {
+            above.insert(&path[..at]);
+        }
+    }
+    let mut leaves = vec![None; accepted.last().map_or(0, |r| r.index + 1)];
+    for (at, root) in accepted.iter().enumerate() {
+        if !above.contains(root.resolved.as_os_str().as_bytes()) {
+            leaves[root.index] = Some(at);
+        }
+    }
+    leaves
 }
 
 /// Roots checked by text alone: no file-system access at all.

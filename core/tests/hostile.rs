@@ -393,6 +393,74 @@ fn inside_names_the_first_containing_root() {
     ));
 }
 
+/// `inside` names the root the check names, never the one the path's text
+/// suggests: a link can carry a path spelled under an outer root into an
+/// inner one that comes first, or out of its root into another.
+#[test]
+fn inside_names_the_checks_root_through_links_between_roots() {
+    let mut t = Tree::new();
+    t.dir("outer/inner/deep")
+        .dir("other")
+        .file("outer/plain")
+        .link("outer/to_inner", "inner")
+        .link("outer/inner/to_outer", "..")
+        .link("outer/to_other", "../other")
+        .link("other/to_outer", "../outer");
+    for order in [
+        ["{base}/outer/inner", "{base}/outer", "{base}/other"],
+        ["{base}/outer", "{base}/outer/inner", "{base}/other"],
+        ["{base}/other", "{base}/outer", "{base}/outer/inner"],
+        ["{base}/outer/inner", "{base}/outer/inner", "{base}/outer"],
+    ] {
+        let uris: Vec<String> = order
+            .iter()
+            .map(|r| t.sub(&format!("file://{r}")))
+            .collect();
+        let on_disk = Roots::new(&uris);
+        let in_memory = Roots::with_fs(&uris, &t.mem);
+        for path in [
+            "outer/plain",
+            "outer/new",
+            "outer/to_inner/deep",
+            "outer/to_inner/new",
+            "outer/inner/deep",
+            "outer/inner/to_outer/plain",
+            "outer/to_other/new",
+            "other/to_outer/plain",
+            "other/new",
+        ] {
+            for op in [Read, Write] {
+                let path = t.path(path);
+                let check = on_disk.check(&path, op);
+                assert_eq!(check, in_memory.check(&path, op), "{path:?} {op}");
+                assert_eq!(
+                    on_disk.inside(&path, op),
+                    check.root(),
+                    "{order:?} {path:?} {op}"
+                );
+                assert_eq!(
+                    in_memory.inside(&path, op),
+                    check.root(),
+                    "{order:?} {path:?} {op}"
+                );
+            }
+        }
+    }
+    // The root `/` holds every path, and with another root is not the only
+    // one to ask.
+    let slash = Roots::new(["file:///".to_string(), t.sub("file://{base}/outer")]);
+    assert_eq!(slash.inside(t.path("outer/to_inner/new"), Write), Some(0));
+    let outer_first = Roots::new([t.sub("file://{base}/outer"), "file:///".to_string()]);
+    assert_eq!(
+        outer_first.inside(t.path("outer/to_other/new"), Write),
+        Some(1)
+    );
+    assert_eq!(
+        outer_first.inside(t.path("outer/to_inner/new"), Write),
+        Some(0)
+    );
+}
+
 #[test]
 fn forty_links_resolve_and_the_forty_first_is_eloop_as_in_the_kernel() {
     let mut t = Tree::new();

@@ -1199,6 +1199,14 @@ pub fn check_resolve_model(input: &ScenarioInput) {
         let model_roots = resolve_model_roots(&s.roots, &model);
         for (i, case) in s.cases.iter().enumerate() {
             let ours = core_says(&roots.check(&case.path, core_op(case.op)));
+            assert_eq!(
+                roots.inside(&case.path, core_op(case.op)),
+                ours.2,
+                "inside() (left) and check() (right) name different roots on case {i} ({} {:?}):\n{}",
+                case.op,
+                scenario.cases[i].path,
+                reproducer(&scenario)
+            );
             if ours == model_says(&model_roots, case.path.as_bytes(), case.op, &model) {
                 continue;
             }
@@ -1252,6 +1260,15 @@ pub fn check_resolve_kernel(input: &ScenarioInput) {
         for (i, ((case, model), kernel)) in tree.cases().iter().zip(&model).zip(&kernel).enumerate()
         {
             let ours = core_says(&roots.check(OsStr::new(&case.path), core_op(case.op)));
+            assert_eq!(
+                roots.inside(OsStr::new(&case.path), core_op(case.op)),
+                kernel.root,
+                "inside() (left) and the kernel (right) name different roots on case {i} ({} {:?}):\n  kernel: {}\n{}",
+                case.op,
+                scenario.cases[i].path,
+                kernel.explanation,
+                reproducer(&scenario)
+            );
             assert_eq!(
                 ours,
                 judged(kernel),

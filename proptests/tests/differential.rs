@@ -66,6 +66,13 @@ fn in_memory(scenario: &Scenario, base: &str) -> Vec<(Said, Judgement)> {
         .iter()
         .map(|c| {
             let ours = core_says(&roots.check(&c.path, core_op(c.op)));
+            assert_eq!(
+                roots.inside(&c.path, core_op(c.op)),
+                ours.2,
+                "inside() in memory, {} {:?}",
+                c.op,
+                c.path
+            );
             (ours, judge(&s.roots, c.path.as_bytes(), c.op, &model))
         })
         .collect()
@@ -174,6 +181,7 @@ proptest! {
             let ours = core_says(&roots.check(&case.path, core_op(case.op)));
             prop_assert_eq!(&judged(model), &judged(kernel), "model vs kernel, {} {:?}:\n{}\n{}", case.op, case.path, model.explanation, kernel.explanation);
             prop_assert_eq!(&ours, &judged(kernel), "core vs kernel, {} {:?}:\n{}", case.op, case.path, model.explanation);
+            prop_assert_eq!(roots.inside(&case.path, core_op(case.op)), kernel.root, "inside() vs kernel, {} {:?}:\n{}", case.op, case.path, model.explanation);
         }
         tree.close().expect("cleans up");
     }
@@ -206,9 +214,10 @@ fn core_on_the_corpus_equals_the_kernel_and_expect() {
                 cases += 1;
                 let ours = core_says(&roots.check(&case.path, core_op(case.op)));
                 let expect = case.expect.is_none_or(|e| kernel.truth == e);
-                if ours != judged(kernel) || !expect {
+                let inside = roots.inside(&case.path, core_op(case.op));
+                if ours != judged(kernel) || !expect || inside != kernel.root {
                     failures.push(format!(
-                        "{} {:?}: {} {:?}: core {ours:?}, kernel {:?}, expect {:?}",
+                        "{} {:?}: {} {:?}: core {ours:?}, inside() {inside:?}, kernel {:?}, expect {:?}",
                         file.file_name().unwrap_or_default().to_string_lossy(),
                         scenario.name,
                         case.op,

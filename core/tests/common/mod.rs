@@ -70,9 +70,21 @@ impl Tree {
     pub fn verdict(&self, roots: &[&str], path: &str, op: Op) -> &'static str {
         let uris: Vec<String> = roots.iter().map(|r| self.sub(r)).collect();
         let path = self.sub(path);
-        let real = Roots::new(&uris).check(&path, op);
-        let mem = Roots::with_fs(&uris, &self.mem).check(&path, op);
+        let (real_roots, mem_roots) = (Roots::new(&uris), Roots::with_fs(&uris, &self.mem));
+        let real = real_roots.check(&path, op);
+        let mem = mem_roots.check(&path, op);
         assert_eq!(real, mem, "real and in-memory disagree on {path} ({op})");
+        // The question without the target's name has the same answer.
+        assert_eq!(
+            real_roots.inside(&path, op),
+            real.root(),
+            "inside() on disk: {path} ({op})"
+        );
+        assert_eq!(
+            mem_roots.inside(&path, op),
+            mem.root(),
+            "inside() in memory: {path} ({op})"
+        );
         word(&real)
     }
 }
