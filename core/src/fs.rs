@@ -619,6 +619,39 @@ mod tests {
         }
     }
 
+    /// Nothing on the way is opened for reading: a FIFO opened so would
+    /// block the server until a writer came. Runs of linked paths, so that
+    /// the link-free attempt is rationed and the root and the rest are
+    /// opened by `openat2`.
+    #[test]
+    fn lands_beneath_opens_nothing_for_reading_not_even_a_fifo() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let base = dir.path().canonicalize().expect("canonical");
+        let root = base.join("root");
+        std::fs::create_dir_all(root.join("sub")).expect("dirs");
+        symlink("sub", root.join("link")).expect("link");
+        let fifo = |path: &Path| {
+            rustix::fs::mknodat(CWD, path, FileType::Fifo, Mode::from_raw_mode(0o600), 0)
+                .expect("mkfifo");
+        };
+        fifo(&root.join("sub/pipe"));
+        fifo(&base.join("pipe_root"));
+        let linked = root.join("link/pipe");
+        let beneath_pipe = base.join("pipe_root/x");
+        let len = |p: &Path| p.as_os_str().len();
+        for _ in 0..40 {
+            // A failed attempt ends the run of misses: start a new one.
+            for _ in 0..8 {
+                assert!(RealFs.lands_beneath(linked.as_os_str().as_bytes(), len(&root), Op::Read));
+            }
+            assert!(!RealFs.lands_beneath(
+                beneath_pipe.as_os_str().as_bytes(),
+                len(&base.join("pipe_root")),
+                Op::Read
+            ));
+        }
+    }
+
     #[test]
     fn fd_path_names_high_descriptors_and_refuses_deleted_files() {
         let (_dir, base) = tree();

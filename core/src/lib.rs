@@ -16,6 +16,8 @@
 //!   link on a write, over an [`Fs`] ([`RealFs`] or the in-memory [`MemFs`]).
 //! - [`Roots`] holds resolved roots and answers [`Roots::check`] with a
 //!   [`Verdict`], comparing whole components, never text prefixes;
+//!   [`Roots::inside`] gives the same verdict's root alone, without the
+//!   cost of naming the target;
 //!   [`LexicalRoots`] is the no-I/O variant for trees without links.
 //!
 //! ```

@@ -139,17 +139,15 @@ impl Fs for MemFs {
         }
     }
 
-    /// By the walk itself: the root resolves to its own text (so no link is
-    /// in it) and is a directory, and the whole path's target is at or
-    /// beneath it. This keeps [`crate::Roots::inside`]'s own logic under
-    /// the in-memory tests, where the kernel is not there to vouch.
+    /// By the walk itself: the whole path's target is at or beneath the
+    /// root's path. That is also the promise that the root's path is a
+    /// link-free directory: a target is named physically, so a path that
+    /// names one's ancestor holds no link, and the walk went on through it.
+    /// This keeps [`crate::Roots::inside`]'s own logic under the in-memory
+    /// tests, where the kernel is not there to vouch.
     fn lands_beneath(&self, path: &[u8], root_len: usize, op: Op) -> bool {
-        let root = &path[..root_len];
-        let link_free_dir = resolve(self, root, Op::Read, None)
-            .is_ok_and(|t| t.path.as_os_str().as_bytes() == root && t.kind == Some(FileKind::Dir));
-        link_free_dir
-            && resolve(self, path, op, None)
-                .is_ok_and(|t| is_within(t.path.as_os_str().as_bytes(), root))
+        resolve(self, path, op, None)
+            .is_ok_and(|t| is_within(t.path.as_os_str().as_bytes(), &path[..root_len]))
     }
 }
 

@@ -410,3 +410,171 @@ impl LexicalRoots {
         Ok(self.index.find(&out))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! `inside` must give the check's answer (the integration tests hold
+    //! it to that on disk and in memory) and must take its shortcut where
+    //! it may: a shortcut never taken would hide behind right answers.
+
+    use super::*;
+    use crate::fs::FileKind;
+    use crate::memfs::MemFs;
+    use std::cell::RefCell;
+    use std::ffi::OsString;
+    use std::io;
+
+    /// A [`MemFs`] that records each `lands_beneath` question: the root's
+    /// length and the answer.
+    #[derive(Default)]
+    struct Probe {
+        fs: MemFs,
+        asked: RefCell<Vec<(usize, bool)>>,
+    }
+
+    impl Fs for Probe {
+        fn lstat(&self, path: &Path) -> io::Result<FileKind> {
+            self.fs.lstat(path)
+        }
+        fn readlink(&self, path: &Path) -> io::Result<OsString> {
+            self.fs.readlink(path)
+        }
+        fn lands_beneath(&self, path: &[u8], root_len: usize, op: Op) -> bool {
+            let answer = self.fs.lands_beneath(path, root_len, op);
+            self.asked.borrow_mut().push((root_len, answer));
+            answer
+        }
+    }
+
+    /// The same tree, with no shortcut: `lands_beneath` as `Fs` gives it.
+    struct Plain(MemFs);
+
+    impl Fs for Plain {
+        fn lstat(&self, path: &Path) -> io::Result<FileKind> {
+            self.0.lstat(path)
+        }
+        fn readlink(&self, path: &Path) -> io::Result<OsString> {
+            self.0.readlink(path)
+        }
+    }
+
+    fn tree() -> MemFs {
+        let mut fs = MemFs::new();
+        fs.add_dir("/b/outer/inner/deep")
+            .add_file("/b/outer/plain")
+            .add_symlink("/b/outer/to_inner", "inner")
+            .add_dir("/b/other")
+            .add_dir("/b/leaf/sub")
+            .add_file("/b/leaf/file")
+            .add_symlink("/b/leaf/esc", "../other")
+            .add_symlink("/b/leaf/abs", "/b/leaf/sub");
+        fs
+    }
+
+    const URIS: [&str; 4] = [
+        "file:///b/outer",
+        "file:///b/outer/inner",
+        "file:///b/leaf",
+        "file:///b/leaf",
+    ];
+
+    /// `inside(path, op)`, what it asked the file system, and the check's
+    /// root.
+    fn ask<F: Fs>(
+        roots: &Roots<F>,
+        asked: &RefCell<Vec<(usize, bool)>>,
+        path: &str,
+        op: Op,
+    ) -> (Option<usize>, Vec<(usize, bool)>) {
+        asked.borrow_mut().clear();
+        let inside = roots.inside(path, op);
+        let questions = asked.borrow_mut().drain(..).collect();
+        assert_eq!(inside, roots.check(path, op).root(), "{path} {op:?}");
+        (inside, questions)
+    }
+
+    #[test]
+    fn inside_asks_beneath_a_leaf_root_and_nowhere_else() {
+        let probe = Probe {
+            fs: tree(),
+            ..Probe::default()
+        };
+        let roots = Roots::with_fs(URIS, &probe);
+        let leaf = "/b/leaf".len();
+        let long = format!("/b/leaf/{}x", "n/".repeat(PATH_MAX / 2));
+        for (path, op, inside, asked) in [
+            // Beneath the leaf root: asked once, with the root's length.
+            ("/b/leaf/file", Op::Read, Some(2), vec![(leaf, true)]),
+            ("/b/leaf/sub/new", Op::Write, Some(2), vec![(leaf, true)]),
+            ("/b/leaf/abs/new", Op::Write, Some(2), vec![(leaf, true)]),
+            ("/b/leaf/esc/x", Op::Write, None, vec![(leaf, false)]),
+            // The root itself, a path that is not normal, one too long:
+            // the check's alone.
+            ("/b/leaf", Op::Read, Some(2), vec![]),
+            ("/b/leaf/./file", Op::Read, Some(2), vec![]),
+            ("/b/leaf//file", Op::Read, Some(2), vec![]),
+            (long.as_str(), Op::Write, None, vec![]),
+            // The first root of the text has another root beneath it.
+            ("/b/outer/plain", Op::Read, Some(0), vec![]),
+            ("/b/outer/to_inner/new", Op::Write, Some(0), vec![]),
+            ("/b/outer/inner/deep", Op::Read, Some(0), vec![]),
+            // Beneath no root.
+            ("/b/other/new", Op::Write, None, vec![]),
+        ] {
+            assert_eq!(
+                ask(&roots, &probe.asked, path, op),
+                (inside, asked),
+                "{path} {op:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_root_slash_is_a_leaf_only_alone() {
+        let probe = Probe {
+            fs: tree(),
+            ..Probe::default()
+        };
+        let alone = Roots::with_fs(["file:///"], &probe);
+        assert_eq!(
+            ask(&alone, &probe.asked, "/b", Op::Read),
+            (Some(0), vec![(1, true)])
+        );
+        assert_eq!(
+            ask(&alone, &probe.asked, "/n", Op::Write),
+            (Some(0), vec![(1, true)])
+        );
+        assert_eq!(ask(&alone, &probe.asked, "/", Op::Read), (Some(0), vec![]));
+        let with_leaf = Roots::with_fs(["file:///", "file:///b/leaf"], &probe);
+        assert_eq!(
+            ask(&with_leaf, &probe.asked, "/b/leaf/file", Op::Read),
+            (Some(0), vec![])
+        );
+        let leaf_first = Roots::with_fs(["file:///b/leaf", "file:///"], &probe);
+        assert_eq!(
+            ask(&leaf_first, &probe.asked, "/b/leaf/file", Op::Read),
+            (Some(0), vec![(7, true)])
+        );
+        assert_eq!(
+            ask(&leaf_first, &probe.asked, "/b/other", Op::Read),
+            (Some(1), vec![])
+        );
+    }
+
+    /// A file system with no shortcut of its own vouches for nothing, so
+    /// a link out of a leaf root is still found out.
+    #[test]
+    fn a_file_system_without_the_shortcut_gets_the_check() {
+        let plain = Roots::with_fs(URIS, Plain(tree()));
+        let nobody = RefCell::new(Vec::new());
+        assert_eq!(
+            ask(&plain, &nobody, "/b/leaf/esc/x", Op::Write),
+            (None, vec![])
+        );
+        assert_eq!(
+            ask(&plain, &nobody, "/b/leaf/file", Op::Read),
+            (Some(2), vec![])
+        );
+        assert!(!Plain(tree()).lands_beneath(b"/b/leaf/file", 7, Op::Read));
+    }
+}
