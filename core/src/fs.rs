@@ -548,15 +548,22 @@ mod tests {
         assert_eq!(whole(Path::new("relative"), Op::Read), None);
     }
 
+    /// A canonical temp dir (kept while the first is held) with `root/sub/`;
+    /// returns the temp dir's path and the root's.
+    fn root_with_sub() -> (tempfile::TempDir, PathBuf, PathBuf) {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let base = dir.path().canonicalize().expect("canonical");
+        let root = base.join("root");
+        std::fs::create_dir_all(root.join("sub")).expect("dirs");
+        (dir, base, root)
+    }
+
     /// `lands_beneath` vouches where the kernel can, refuses every way out
     /// (and every way that leaves and comes back), and every yes agrees
     /// with the walk.
     #[test]
     fn lands_beneath_vouches_only_for_what_stays_beneath() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let base = dir.path().canonicalize().expect("canonical");
-        let root = base.join("root");
-        std::fs::create_dir_all(root.join("sub")).expect("dirs");
+        let (_dir, base, root) = root_with_sub();
         std::fs::create_dir_all(base.join("outside")).expect("dirs");
         std::fs::write(root.join("file"), b"x").expect("file");
         std::fs::write(base.join("outside/secret"), b"x").expect("file");
@@ -625,10 +632,7 @@ mod tests {
     /// opened by `openat2`.
     #[test]
     fn lands_beneath_opens_nothing_for_reading_not_even_a_fifo() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let base = dir.path().canonicalize().expect("canonical");
-        let root = base.join("root");
-        std::fs::create_dir_all(root.join("sub")).expect("dirs");
+        let (_dir, base, root) = root_with_sub();
         symlink("sub", root.join("link")).expect("link");
         let fifo = |path: &Path| {
             rustix::fs::mknodat(CWD, path, FileType::Fifo, Mode::from_raw_mode(0o600), 0)

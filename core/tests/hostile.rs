@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{kernel_read_target, Tree};
+use common::{agreed, kernel_read_target, Tree};
 use rootguard::{Op::Read, Op::Write, ResolveErrorKind, RootError, Roots, UriError, Verdict};
 
 const ROOT: &[&str] = &["file://{base}/project"];
@@ -430,19 +430,7 @@ fn inside_names_the_checks_root_through_links_between_roots() {
             "other/new",
         ] {
             for op in [Read, Write] {
-                let path = t.path(path);
-                let check = on_disk.check(&path, op);
-                assert_eq!(check, in_memory.check(&path, op), "{path:?} {op}");
-                assert_eq!(
-                    on_disk.inside(&path, op),
-                    check.root(),
-                    "{order:?} {path:?} {op}"
-                );
-                assert_eq!(
-                    in_memory.inside(&path, op),
-                    check.root(),
-                    "{order:?} {path:?} {op}"
-                );
+                agreed(&on_disk, &in_memory, t.path(path), op);
             }
         }
     }

@@ -70,23 +70,39 @@ impl Tree {
     pub fn verdict(&self, roots: &[&str], path: &str, op: Op) -> &'static str {
         let uris: Vec<String> = roots.iter().map(|r| self.sub(r)).collect();
         let path = self.sub(path);
-        let (real_roots, mem_roots) = (Roots::new(&uris), Roots::with_fs(&uris, &self.mem));
-        let real = real_roots.check(&path, op);
-        let mem = mem_roots.check(&path, op);
-        assert_eq!(real, mem, "real and in-memory disagree on {path} ({op})");
-        // The question without the target's name has the same answer.
-        assert_eq!(
-            real_roots.inside(&path, op),
-            real.root(),
-            "inside() on disk: {path} ({op})"
-        );
-        assert_eq!(
-            mem_roots.inside(&path, op),
-            mem.root(),
-            "inside() in memory: {path} ({op})"
+        let real = agreed(
+            &Roots::new(&uris),
+            &Roots::with_fs(&uris, &self.mem),
+            &path,
+            op,
         );
         word(&real)
     }
+}
+
+/// The verdict of `op` on `path`, asserting that the real and the
+/// in-memory roots agree on it, and that `inside` gives each one's root.
+pub fn agreed(real: &Roots, mem: &Roots<&MemFs>, path: impl AsRef<Path>, op: Op) -> Verdict {
+    let path = path.as_ref();
+    let verdict = real.check(path, op);
+    let shown = path.display();
+    assert_eq!(
+        verdict,
+        mem.check(path, op),
+        "real and in-memory disagree on {shown} ({op})"
+    );
+    // The question without the target's name has the same answer.
+    assert_eq!(
+        real.inside(path, op),
+        verdict.root(),
+        "inside() on disk: {shown} ({op})"
+    );
+    assert_eq!(
+        mem.inside(path, op),
+        verdict.root(),
+        "inside() in memory: {shown} ({op})"
+    );
+    verdict
 }
 
 pub fn word(verdict: &Verdict) -> &'static str {
