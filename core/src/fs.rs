@@ -161,12 +161,10 @@ impl Fs for RealFs {
                 if path.len() >= PATH_MAX {
                     return None;
                 }
-                let cut = memchr::memrchr(b'/', path)?;
-                let name = &path[cut + 1..];
+                let (parent, name) = parent_and_name(path)?;
                 if matches!(name, b"" | b"." | b"..") {
                     return None;
                 }
-                let parent = if cut == 0 { &b"/"[..] } else { &path[..cut] };
                 let link_free = if normal {
                     open_link_free(parent, OFlags::DIRECTORY)
                 } else {
@@ -181,13 +179,8 @@ impl Fs for RealFs {
                         false,
                     ),
                 };
-                match rustix::fs::statat(&dir, OsStr::from_bytes(name), AtFlags::SYMLINK_NOFOLLOW) {
-                    Ok(stat) => match FileType::from_raw_mode(stat.st_mode) {
-                        FileType::Directory | FileType::Symlink => return None,
-                        _ => {}
-                    },
-                    Err(Errno::NOENT) => {}
-                    Err(_) => return None,
+                if !written_in_place(&dir, name) {
+                    return None;
                 }
                 if known_parent {
                     return Some(PathBuf::from(OsStr::from_bytes(path)));
@@ -215,19 +208,15 @@ impl RealFs {
     /// directory or link is the walk's to judge (`false`), a file or
     /// nothing is written in place. Every failure is `false`.
     fn open_beneath_root(path: &[u8], root_len: usize, op: Op) -> bool {
-        let (root, rest) = split_at_root(path, root_len);
         // What is opened: the target for a read, its parent for a write.
-        let (opened, name) = match (op, memchr::memrchr(b'/', rest)) {
-            (Op::Read, _) => (rest, None),
-            (Op::Write, Some(cut)) => (&rest[..cut], Some(&rest[cut + 1..])),
-            (Op::Write, None) => (&b""[..], Some(rest)),
+        let (whole, name, extra) = match op {
+            Op::Read => (path, None, OFlags::empty()),
+            Op::Write => match parent_and_name(path) {
+                Some((parent, name)) => (parent, Some(name), OFlags::DIRECTORY),
+                None => return false,
+            },
         };
-        let extra = if name.is_some() {
-            OFlags::DIRECTORY
-        } else {
-            OFlags::empty()
-        };
-        let whole = &path[..(path.len() - name.map_or(0, |n| n.len() + 1)).max(1)];
+        let (root, opened) = split_at_root(whole, root_len);
         let fd = match open_link_free(whole, extra) {
             LinkFree::Opened(fd) => fd,
             LinkFree::Failed => return false,
@@ -248,21 +237,34 @@ impl RealFs {
                 }
             }
         };
-        let Some(name) = name else {
-            return true;
-        };
-        match rustix::fs::statat(&fd, OsStr::from_bytes(name), AtFlags::SYMLINK_NOFOLLOW) {
-            Ok(stat) => !matches!(
-                FileType::from_raw_mode(stat.st_mode),
-                FileType::Directory | FileType::Symlink
-            ),
-            Err(errno) => errno == Errno::NOENT,
-        }
+        name.is_none_or(|name| written_in_place(&fd, name))
+    }
+}
+
+/// A write's path cut at its last `/`: the parent's path (`/` for a name
+/// at the top) and the name.
+fn parent_and_name(path: &[u8]) -> Option<(&[u8], &[u8])> {
+    let cut = memchr::memrchr(b'/', path)?;
+    let parent = if cut == 0 { &b"/"[..] } else { &path[..cut] };
+    Some((parent, &path[cut + 1..]))
+}
+
+/// Whether a write of `name` in the directory `dir` lands on that name
+/// itself: nothing is there, or a file. A directory or a link there is the
+/// walk's to judge (the write fails, or follows the link).
+fn written_in_place(dir: &impl AsFd, name: &[u8]) -> bool {
+    match rustix::fs::statat(dir, OsStr::from_bytes(name), AtFlags::SYMLINK_NOFOLLOW) {
+        Ok(stat) => !matches!(
+            FileType::from_raw_mode(stat.st_mode),
+            FileType::Directory | FileType::Symlink
+        ),
+        Err(errno) => errno == Errno::NOENT,
     }
 }
 
 /// `path` cut into the root's path, its first `root_len` bytes, and the
-/// rest after the `/` that follows (the root `/` is followed by none).
+/// rest after the `/` that follows (the root `/` is followed by none);
+/// the rest is empty when `path` is the root.
 fn split_at_root(path: &[u8], root_len: usize) -> (&[u8], &[u8]) {
     let root = &path[..root_len];
     let rest = if root == b"/" {

@@ -257,11 +257,9 @@ impl<F: Fs> Roots<F> {
     /// assert_eq!(roots.inside(base.join("proj/missing"), Op::Read), None);
     /// ```
     pub fn inside(&self, path: impl AsRef<OsStr>, op: Op) -> Option<usize> {
-        let bytes = path.as_ref().as_bytes();
-        if let Some(root) = self.inside_by_text(bytes, op) {
-            return Some(root);
-        }
-        self.check(OsStr::from_bytes(bytes), op).root()
+        let path = path.as_ref();
+        self.inside_by_text(path.as_bytes(), op)
+            .or_else(|| self.check(path, op).root())
     }
 
     /// [`Roots::inside`]'s shortcut: `Some` only when `path` is normal and
