@@ -6,6 +6,9 @@
 #           (--test-workspace=true).
 # Usage: scripts/mutants-core.sh [OUT_DIR]   (default: mutants-core)
 # Prints the combined score last. Needs cargo-mutants and python3.
+# Both passes run under scripts/confined.sh: a mutant of core's open code
+# may write outside its test's temp dir (one created /file), and every
+# mount but the work tree, the temp dir and cargo's home is read-only there.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-mutants-core}
@@ -17,7 +20,7 @@ test_args=(--cargo-test-arg=--lib --cargo-test-arg=--tests)
 # usage, 4: the unmutated tree fails its tests) stops the script.
 result_ok() { [ "$1" -eq 0 ] || [ "$1" -eq 2 ] || [ "$1" -eq 3 ]; }
 mkdir -p "$out"
-cargo mutants "${files[@]}" "${test_args[@]}" -o "$out/pass1"
+scripts/confined.sh cargo mutants "${files[@]}" "${test_args[@]}" -o "$out/pass1"
 rc=$?
 result_ok "$rc" || { echo "mutants-core: pass 1 failed (exit $rc)" >&2; exit "$rc"; }
 p1="$out/pass1/mutants.out"
@@ -27,7 +30,7 @@ if [ -s "$p1/missed.txt" ]; then
     re=$(python3 -c 'import re, sys; names = [l.strip() for l in open(sys.argv[1]) if l.strip()]; print("^(" + "|".join(re.escape(n) for n in names) + ")$")' "$p1/missed.txt")
     # The baseline of a --test-workspace run still tests only core, so the
     # automatic timeout (60 s) would cut the workspace's tests short.
-    cargo mutants "${files[@]}" "${test_args[@]}" --test-workspace=true \
+    scripts/confined.sh cargo mutants "${files[@]}" "${test_args[@]}" --test-workspace=true \
         --timeout 600 --re "$re" -o "$out/pass2"
     rc=$?
     result_ok "$rc" || { echo "mutants-core: pass 2 failed (exit $rc)" >&2; exit "$rc"; }

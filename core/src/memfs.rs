@@ -9,10 +9,11 @@ use std::path::Path;
 
 use rustix::io::Errno;
 
-use crate::fs::{FileKind, Fs};
 use crate::lexical::is_within;
 use crate::op::Op;
 use crate::resolve::resolve;
+use crate::seam::sealed::Sealed;
+use crate::seam::{resolver_by_reference, FileKind, Resolver};
 
 /// A file tree held in memory: directories, files and symlinks by absolute
 /// path. `/` always exists. Nothing outside the tree exists.
@@ -20,7 +21,8 @@ use crate::resolve::resolve;
 /// # Examples
 ///
 /// ```
-/// use rootguard::{MemFs, Op, Roots, Verdict};
+/// use rootguard::fs::MemFs;
+/// use rootguard::{Op, Roots, Verdict};
 /// let mut fs = MemFs::new();
 /// fs.add_dir("/b/project");
 /// fs.add_file("/b/project2/secret.txt");
@@ -121,7 +123,10 @@ fn canonical_key(path: &[u8]) -> Cow<'_, [u8]> {
     Cow::Owned(key)
 }
 
-impl Fs for MemFs {
+impl Resolver for MemFs {}
+resolver_by_reference!(MemFs);
+
+impl Sealed for MemFs {
     fn lstat(&self, path: &Path) -> io::Result<FileKind> {
         let key = canonical_key(path.as_os_str().as_bytes());
         Ok(match self.node(&key)? {
@@ -143,7 +148,7 @@ impl Fs for MemFs {
     /// root's path. That is also the promise that the root's path is a
     /// link-free directory: a target is named physically, so a path that
     /// names one's ancestor holds no link, and the walk went on through it.
-    /// This keeps [`crate::Roots::inside`]'s own logic under the in-memory
+    /// This keeps [`Roots::inside`](crate::Roots::inside)'s own logic under the in-memory
     /// tests, where the kernel is not there to vouch.
     fn lands_beneath(&self, path: &[u8], root_len: usize, op: Op) -> bool {
         resolve(self, path, op, None)
@@ -188,5 +193,24 @@ mod tests {
         assert_eq!(canonical_key(b""), &b"/"[..]);
         assert_eq!(canonical_key(b"//"), &b"/"[..]);
         assert!(matches!(canonical_key(b"/a/b"), Cow::Borrowed(_)));
+    }
+
+    /// A reference to a tree answers as the tree itself, shortcut included.
+    #[test]
+    fn a_reference_answers_as_the_tree_itself() {
+        let mut fs = MemFs::new();
+        fs.add_file("/r/f")
+            .add_symlink("/r/l", "f")
+            .add_symlink("/r/out", "/x");
+        let by_ref = &fs;
+        assert_eq!(
+            by_ref.lstat(Path::new("/r/l")).ok(),
+            Some(FileKind::Symlink)
+        );
+        assert_eq!(by_ref.readlink(Path::new("/r/l")).ok(), Some("f".into()));
+        assert!(by_ref.readlink(Path::new("/r/f")).is_err());
+        assert!(by_ref.lands_beneath(b"/r/l", 2, Op::Read));
+        assert!(!by_ref.lands_beneath(b"/r/out/new", 2, Op::Write));
+        assert_eq!(by_ref.resolve_whole(b"/r/l", Op::Read), None);
     }
 }

@@ -9,46 +9,26 @@
 //! itself refuses every step that would leave the root. See `docs/race.md`.
 
 mod backend;
+mod beneath_roots;
 mod error;
 mod handle;
-pub(crate) mod kernel;
 mod pinned;
+mod spellings;
 mod split;
-#[cfg(test)]
-mod tests;
-mod walk;
 
 use std::ffi::OsStr;
 use std::fs::File;
-use std::os::fd::AsFd;
-use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
-
-use rustix::fd::OwnedFd;
-use rustix::fs::{fstat, FileType, Mode, OFlags};
-use rustix::io::Errno;
 
 pub use self::backend::{Backend, BACKEND_ENV};
 pub use self::error::OpenError;
 pub use self::pinned::PinnedRoots;
 
-use self::backend::Engine;
-use self::handle::{Handles, RootHandle};
-use self::split::rest_beneath;
-use crate::fs::RealFs;
+use self::beneath_roots::open_beneath_roots;
+use self::handle::Handles;
 use crate::op::Op;
-use crate::resolve::{ResolveError, ResolveErrorKind};
-use crate::roots::{Roots, Verdict};
-
-/// How the rest of a path is resolved beneath a root's directory.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Scope {
-    /// `RESOLVE_BENEATH`: a step that would leave the root is refused.
-    Beneath,
-    /// `RESOLVE_IN_ROOT`: the root is `/`, and `..` and absolute links work
-    /// as they always do there. Used only for the root `/`.
-    InRoot,
-}
+use crate::realfs::RealFs;
+use crate::roots::Roots;
+use crate::verdict::Verdict;
 
 impl Roots<RealFs> {
     /// Checks `op` on `path`, then opens the target beneath the root that
@@ -136,120 +116,10 @@ impl Roots<RealFs> {
         open_beneath_roots(self, &handles, backend, path.as_ref(), op)
     }
 
-    /// Pins the roots: see [`PinnedRoots`].
+    /// Pins the roots: each root's directory is opened once, on first use,
+    /// and every later [`PinnedRoots::open`] resolves beneath it. What a
+    /// server wants; see [`PinnedRoots`].
     pub fn pin(self) -> PinnedRoots {
         PinnedRoots::new(self)
     }
-}
-
-/// The flags and mode of `op` (semantics §2, with the write policy).
-fn open_flags(op: Op) -> (OFlags, Mode) {
-    match op {
-        Op::Read => (READ_FLAGS, Mode::empty()),
-        Op::Write => (WRITE_FLAGS, Mode::from_raw_mode(0o666)),
-    }
-}
-
-const READ_FLAGS: OFlags = OFlags::RDONLY.union(OFlags::NOCTTY);
-const WRITE_FLAGS: OFlags = OFlags::WRONLY
-    .union(OFlags::CREATE)
-    .union(OFlags::NOFOLLOW)
-    .union(OFlags::NOCTTY);
-
-/// The accepted root to open beneath (its position) and the rest of the
-/// path: the verdict's root when the path spells it, else the first root
-/// that the path spells.
-fn choose_root<'p>(roots: &Roots, inside: usize, path: &'p [u8]) -> Option<(usize, &'p [u8])> {
-    let preferred = roots.accepted.iter().position(|r| r.index == inside);
-    let others = (0..roots.accepted.len()).filter(|&p| Some(p) != preferred);
-    preferred.into_iter().chain(others).find_map(|position| {
-        let root = &roots.accepted[position];
-        [&root.resolved, &root.path]
-            .into_iter()
-            .find_map(|at| rest_beneath(path, at.as_os_str().as_bytes()))
-            .map(|rest| (position, rest))
-    })
-}
-
-/// Whether the last component of `rest` beneath `dir` is a symlink: tells
-/// the write policy's `ELOOP` from a loop's.
-fn last_is_link(engine: Engine, dir: &OwnedFd, rest: &[u8], scope: Scope) -> bool {
-    let flags = OFlags::PATH.union(OFlags::NOFOLLOW);
-    engine
-        .open_beneath(dir.as_fd(), rest, flags, Mode::empty(), scope)
-        .and_then(fstat)
-        .is_ok_and(|stat| FileType::from_raw_mode(stat.st_mode) == FileType::Symlink)
-}
-
-/// [`Roots::open`] and [`PinnedRoots::open`]: check, choose the root, open
-/// the rest beneath the root's handle from `handles`.
-pub(crate) fn open_beneath_roots(
-    roots: &Roots,
-    handles: &Handles,
-    backend: Backend,
-    path: &OsStr,
-    op: Op,
-) -> Result<(File, Verdict), OpenError> {
-    let engine = backend.engine()?;
-    let verdict = roots.check(path, op);
-    let inside = match &verdict {
-        Verdict::Inside { root, .. } => *root,
-        Verdict::Outside { target } => {
-            return Err(OpenError::Outside {
-                target: target.clone(),
-            })
-        }
-        Verdict::Unresolvable(e) => return Err(OpenError::Unresolvable(e.clone())),
-    };
-    let given = || PathBuf::from(path);
-    let (position, rest) =
-        choose_root(roots, inside, path.as_bytes()).ok_or_else(|| OpenError::NotUnderRootPath {
-            root: inside,
-            path: given(),
-        })?;
-    let root = &roots.accepted[position];
-    let (flags, mode) = open_flags(op);
-    let fd = match handles.get(position, root, engine)? {
-        RootHandle::Dir(dir) => {
-            let scope = if root.resolved == Path::new("/") {
-                Scope::InRoot
-            } else {
-                Scope::Beneath
-            };
-            match engine.open_beneath(dir.as_fd(), rest, flags, mode, scope) {
-                Ok(fd) => fd,
-                Err(Errno::LOOP) if op == Op::Write && last_is_link(engine, dir, rest, scope) => {
-                    return Err(OpenError::FinalSymlink { path: given() })
-                }
-                Err(errno) => return Err(OpenError::from_errno(errno, root.index, given())),
-            }
-        }
-        RootHandle::File(pinned) => {
-            if !rest.is_empty() {
-                return Err(OpenError::Unresolvable(ResolveError {
-                    kind: ResolveErrorKind::NotADirectory,
-                    at: root.resolved.clone(),
-                }));
-            }
-            // The file's directory is outside the root: never create there.
-            let at = root.resolved.as_os_str().as_bytes();
-            let fd = engine
-                .open_physical(at, flags - OFlags::CREATE, mode)
-                .map_err(|errno| match errno {
-                    Errno::NOENT | Errno::LOOP | Errno::NOTDIR => OpenError::RootChanged {
-                        root: root.index,
-                        path: root.resolved.clone(),
-                    },
-                    _ => OpenError::from_errno(errno, root.index, given()),
-                })?;
-            if walk::file_id(&fd).ok() != Some(*pinned) {
-                return Err(OpenError::RootChanged {
-                    root: root.index,
-                    path: root.resolved.clone(),
-                });
-            }
-            fd
-        }
-    };
-    Ok((File::from(fd), verdict))
 }

@@ -1,4 +1,8 @@
-//! Kernel-faithful resolution of the location an operation reaches.
+//! Kernel-faithful resolution of the location an operation reaches
+//! (semantics §2): [`resolve_target`] walks a path one component at a time
+//! on a [`Resolver`], following every link, taking
+//! `..` physically, and following a dangling final link on a write, and
+//! names the [`Target`] or the component that failed ([`ResolveError`]).
 
 use std::ffi::{OsStr, OsString};
 use std::fmt;
@@ -8,15 +12,9 @@ use std::path::{Path, PathBuf};
 
 use rustix::io::Errno;
 
-use crate::fs::{FileKind, Fs};
+use crate::limits::{MAX_LINKS, NAME_MAX, PATH_MAX};
 use crate::op::Op;
-
-/// Linux follows at most this many symlinks in one resolution (`MAXSYMLINKS`).
-pub const MAX_LINKS: u32 = 40;
-/// A path of this many bytes or more is refused (`PATH_MAX`, NUL included).
-pub const PATH_MAX: usize = 4096;
-/// A component longer than this is refused (`NAME_MAX`).
-pub const NAME_MAX: usize = 255;
+use crate::seam::{FileKind, Resolver};
 
 /// Where an operation lands: a physical, link-free, normal absolute path.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -182,15 +180,17 @@ fn from_io(error: &io::Error, at: &[u8]) -> ResolveError {
 /// # Examples
 ///
 /// ```
-/// use rootguard::{resolve_target, MemFs, Op};
+/// use rootguard::fs::MemFs;
+/// use rootguard::resolve::resolve_target;
+/// use rootguard::Op;
 /// let mut fs = MemFs::new();
 /// fs.add_dir("/b/out").add_symlink("/b/root/dangling", "../out/new.txt");
 /// let target = resolve_target(&fs, "/b/root/dangling", Op::Write).unwrap();
 /// assert_eq!(target.path, std::path::Path::new("/b/out/new.txt"));
 /// assert!(resolve_target(&fs, "/b/root/dangling", Op::Read).is_err());
 /// ```
-pub fn resolve_target<F: Fs + ?Sized>(
-    fs: &F,
+pub fn resolve_target<R: Resolver + ?Sized>(
+    fs: &R,
     path: impl AsRef<OsStr>,
     op: Op,
 ) -> Result<Target, ResolveError> {
@@ -202,8 +202,22 @@ pub fn resolve_target<F: Fs + ?Sized>(
 /// # Errors
 ///
 /// As for [`resolve_target`]; the trace holds the steps taken before it.
-pub fn resolve_target_traced<F: Fs + ?Sized>(
-    fs: &F,
+///
+/// # Examples
+///
+/// ```
+/// use rootguard::fs::MemFs;
+/// use rootguard::resolve::{resolve_target_traced, Step};
+/// use rootguard::Op;
+/// let mut fs = MemFs::new();
+/// fs.add_dir("/b/out").add_symlink("/b/root/up", "..");
+/// let mut trace = Vec::new();
+/// let target = resolve_target_traced(&fs, "/b/root/up/out", Op::Read, &mut trace).unwrap();
+/// assert_eq!(target.path, std::path::Path::new("/b/out"));
+/// assert!(matches!(trace[2], Step::Follow { .. }));
+/// ```
+pub fn resolve_target_traced<R: Resolver + ?Sized>(
+    fs: &R,
     path: impl AsRef<OsStr>,
     op: Op,
     trace: &mut Vec<Step>,
@@ -211,8 +225,8 @@ pub fn resolve_target_traced<F: Fs + ?Sized>(
     resolve(fs, path.as_ref().as_bytes(), op, Some(trace))
 }
 
-pub(crate) fn resolve<F: Fs + ?Sized>(
-    fs: &F,
+pub(crate) fn resolve<R: Resolver + ?Sized>(
+    fs: &R,
     path: &[u8],
     op: Op,
     mut trace: Option<&mut Vec<Step>>,
@@ -357,138 +371,10 @@ pub(crate) fn resolve<F: Fs + ?Sized>(
 
 #[cfg(test)]
 mod tests {
+    //! The walk itself is tested on the in-memory tree in
+    //! `core/tests/resolve.rs` (`MemFs` sits above this module).
+
     use super::*;
-    use crate::memfs::MemFs;
-
-    fn tree() -> MemFs {
-        let mut fs = MemFs::new();
-        fs.add_dir("/b/root/sub")
-            .add_file("/b/root/file")
-            .add_file("/b/out/secret")
-            .add_symlink("/b/root/up", "..")
-            .add_symlink("/b/root/abs", "/b/out")
-            .add_symlink("/b/root/rel", "../out/secret")
-            .add_symlink("/b/root/dangle", "../out/new")
-            .add_symlink("/b/root/dangle_dir", "../out/newdir/")
-            .add_symlink("/b/root/to_sub", "sub")
-            .add_symlink("/b/root/sub/deep", "../../out")
-            .add_symlink("/b/root/loop1", "loop2")
-            .add_symlink("/b/root/loop2", "loop1")
-            .add_symlink("/b/root/self", "self")
-            .add_symlink("/b/root/empty_dir_link", "sub/")
-            .add_symlink("/b/root/to_file_slash", "file/")
-            .add_symlink("/b/root/to_slash", "/")
-            .add_symlink("/b/root/to_slashes", "//");
-        fs
-    }
-
-    fn at(path: &str, op: Op) -> String {
-        match resolve_target(&tree(), path, op) {
-            Ok(t) => t.path.to_string_lossy().into_owned(),
-            Err(e) => format!("{:?}", e.kind),
-        }
-    }
-
-    #[test]
-    fn plain_walks() {
-        assert_eq!(at("/", Op::Read), "/");
-        assert_eq!(at("/b/root/file", Op::Read), "/b/root/file");
-        assert_eq!(at("/b/root//sub/./", Op::Read), "/b/root/sub");
-        assert_eq!(at("/b/root/sub/../file", Op::Read), "/b/root/file");
-        assert_eq!(at("/../../b/root", Op::Read), "/b/root");
-        assert_eq!(at("/b/root/missing", Op::Read), "NotFound");
-        assert_eq!(at("/b/root/missing/x", Op::Write), "NotFound");
-        assert_eq!(at("/b/root/file/x", Op::Read), "NotADirectory");
-        assert_eq!(at("/b/root/file/", Op::Read), "NotADirectory");
-        assert_eq!(at("/b/root/file/.", Op::Read), "NotADirectory");
-        assert_eq!(at("/b/root/file/..", Op::Read), "NotADirectory");
-    }
-
-    #[test]
-    fn links_are_followed_physically() {
-        assert_eq!(at("/b/root/abs/secret", Op::Read), "/b/out/secret");
-        assert_eq!(at("/b/root/rel", Op::Read), "/b/out/secret");
-        assert_eq!(at("/b/root/up", Op::Read), "/b");
-        assert_eq!(at("/b/root/to_sub/..", Op::Read), "/b/root");
-        assert_eq!(at("/b/root/sub/deep/..", Op::Read), "/b");
-        assert_eq!(at("/b/root/abs/../root", Op::Read), "/b/root");
-        assert_eq!(at("/b/root/loop1", Op::Read), "TooManyLinks");
-        assert_eq!(at("/b/root/self/x", Op::Read), "TooManyLinks");
-        assert_eq!(at("/b/root/dangle", Op::Read), "NotFound");
-        assert_eq!(at("/b/root/to_file_slash", Op::Read), "NotADirectory");
-        assert_eq!(at("/b/root/empty_dir_link", Op::Read), "/b/root/sub");
-    }
-
-    #[test]
-    fn write_targets() {
-        assert_eq!(at("/b/root/new", Op::Write), "/b/root/new");
-        assert_eq!(at("/b/root/file", Op::Write), "/b/root/file");
-        assert_eq!(at("/b/root/dangle", Op::Write), "/b/out/new");
-        assert_eq!(at("/b/root/rel", Op::Write), "/b/out/secret");
-        assert_eq!(at("/b/root/abs/new", Op::Write), "/b/out/new");
-        assert_eq!(at("/b/root/sub", Op::Write), "IsADirectory");
-        assert_eq!(at("/b/root/sub/.", Op::Write), "IsADirectory");
-        assert_eq!(at("/b/root/sub/..", Op::Write), "IsADirectory");
-        assert_eq!(at("/b/root/new/", Op::Write), "TrailingSlash");
-        assert_eq!(at("/", Op::Write), "TrailingSlash");
-        assert_eq!(at("/b/root/dangle_dir", Op::Write), "NotFound");
-        assert_eq!(at("/b/root/empty_dir_link", Op::Write), "IsADirectory");
-        assert_eq!(at("/b/root/loop1", Op::Write), "TooManyLinks");
-        // Found by the differential against the model: a link to "/".
-        assert_eq!(at("/b/root/to_slash", Op::Write), "IsADirectory");
-        assert_eq!(at("/b/root/to_slashes", Op::Write), "IsADirectory");
-        assert_eq!(at("/b/root/to_slash", Op::Read), "/");
-    }
-
-    #[test]
-    fn refused_paths() {
-        assert_eq!(at("relative", Op::Read), "NotAbsolute");
-        assert_eq!(at("", Op::Read), "NotAbsolute");
-        assert_eq!(at("/b/\0", Op::Read), "NulByte");
-        assert_eq!(
-            at(&format!("/b/{}", "x".repeat(256)), Op::Read),
-            "NameTooLong"
-        );
-        assert_eq!(
-            at(&format!("/b/{}", "x".repeat(255)), Op::Write),
-            format!("/b/{}", "x".repeat(255))
-        );
-        assert_eq!(
-            at(&format!("/{}", "a/".repeat(2048)), Op::Read),
-            "PathTooLong"
-        );
-    }
-
-    #[test]
-    fn forty_links_resolve_and_forty_one_do_not() {
-        let mut fs = MemFs::new();
-        fs.add_dir("/d");
-        for i in 0..41 {
-            fs.add_symlink(format!("/d/l{i}"), format!("l{}", i + 1));
-        }
-        fs.add_file("/d/l41");
-        assert!(resolve_target(&fs, "/d/l1", Op::Read).is_ok());
-        let err = resolve_target(&fs, "/d/l0", Op::Read).unwrap_err();
-        assert_eq!(err.kind, ResolveErrorKind::TooManyLinks);
-    }
-
-    #[test]
-    fn trace_names_each_step() {
-        let mut trace = Vec::new();
-        resolve_target_traced(&tree(), "/b/root/dangle", Op::Write, &mut trace).unwrap();
-        let text: Vec<String> = trace.iter().map(ToString::to_string).collect();
-        assert_eq!(
-            text,
-            [
-                "/b (directory)",
-                "/b/root (directory)",
-                "/b/root/dangle -> ../out/new (symlink)",
-                ".. -> /b",
-                "/b/out (directory)",
-                "/b/out/new (would be created)"
-            ]
-        );
-    }
 
     /// Every errno the walk can meet is named as the kernel names it; the
     /// file systems in the tests rarely produce some of them (an `lstat`
@@ -512,31 +398,5 @@ mod tests {
             b"/x/y",
         );
         assert_eq!(error.at, Path::new("/x/y"));
-    }
-
-    /// A trailing slash makes the last component last all the same: a
-    /// write there is refused for the slash, whatever the name is, and a
-    /// read must find a directory.
-    #[test]
-    fn a_trailing_slash_is_judged_on_the_last_component() {
-        use ResolveErrorKind::{NotADirectory, NotFound, TrailingSlash};
-        let fs = tree();
-        let cases: &[(&str, Op, Result<&str, ResolveErrorKind>)] = &[
-            ("/b/root/new/", Op::Read, Err(NotFound)),
-            ("/b/root/new/", Op::Write, Err(TrailingSlash)),
-            ("/b/root/new//", Op::Write, Err(TrailingSlash)),
-            ("/b/root/dangle/", Op::Read, Err(NotFound)),
-            ("/b/root/dangle/", Op::Write, Err(TrailingSlash)),
-            ("/b/root/sub/", Op::Read, Ok("/b/root/sub")),
-            ("/b/root/sub/", Op::Write, Err(TrailingSlash)),
-            ("/b/root/file/", Op::Read, Err(NotADirectory)),
-            ("/b/root/file/", Op::Write, Err(TrailingSlash)),
-            ("/b/root/up/", Op::Read, Ok("/b")),
-        ];
-        for (path, op, expected) in cases {
-            let got = resolve_target(&fs, path, *op).map_err(|e| e.kind);
-            let expected = expected.clone().map(PathBuf::from);
-            assert_eq!(got.map(|t| t.path), expected, "{path} {op:?}");
-        }
     }
 }

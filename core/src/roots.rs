@@ -2,103 +2,19 @@
 
 use std::collections::HashSet;
 use std::ffi::OsStr;
-use std::fmt;
 use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use crate::fs::{Fs, RealFs};
 use crate::index::RootIndex;
-use crate::lexical::{normalize_into, LexicalError};
+use crate::limits::PATH_MAX;
 use crate::op::Op;
-use crate::resolve::{resolve, ResolveError, Step, PATH_MAX};
-use crate::uri::{RootUri, UriError};
-
-/// A root that was accepted: valid, and resolved by the file system.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Root {
-    /// Its position in the list the roots were built from.
-    pub index: usize,
-    /// The URI as given.
-    pub uri: String,
-    /// The path the URI names, normalized but not resolved.
-    pub path: PathBuf,
-    /// Where that path resolves to (every link followed, as realpath does).
-    pub resolved: PathBuf,
-}
-
-/// A root that grants nothing, and why.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RejectedRoot {
-    /// Its position in the list the roots were built from.
-    pub index: usize,
-    /// The URI as given.
-    pub uri: String,
-    /// Why it grants nothing.
-    pub reason: RootError,
-}
-
-/// Why a root grants nothing.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum RootError {
-    /// The URI breaks a rule of semantics §1.
-    Invalid(UriError),
-    /// The URI is valid but its path does not resolve (semantics §1 rule 7).
-    Unresolvable(ResolveError),
-}
-
-impl fmt::Display for RootError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            RootError::Invalid(e) => write!(f, "invalid root URI: {e}"),
-            RootError::Unresolvable(e) => write!(f, "root does not resolve: {e}"),
-        }
-    }
-}
-
-impl std::error::Error for RootError {}
-
-/// The answer to "may this operation on this path proceed?".
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// The target is at or beneath a root.
-    Inside {
-        /// The caller's index of the first root that contains the target.
-        root: usize,
-        /// The physical target.
-        target: PathBuf,
-    },
-    /// The target resolves, but beneath no root.
-    Outside {
-        /// The physical target.
-        target: PathBuf,
-    },
-    /// The operation cannot happen at all; deny it.
-    Unresolvable(ResolveError),
-}
-
-impl Verdict {
-    /// Whether the operation may proceed: only when the target is inside.
-    pub fn is_inside(&self) -> bool {
-        matches!(self, Verdict::Inside { .. })
-    }
-
-    /// The caller's index of the root that contains the target, when it
-    /// is inside.
-    pub fn root(&self) -> Option<usize> {
-        match self {
-            Verdict::Inside { root, .. } => Some(*root),
-            Verdict::Outside { .. } | Verdict::Unresolvable(_) => None,
-        }
-    }
-
-    /// The physical target, when the path resolved.
-    pub fn target(&self) -> Option<&Path> {
-        match self {
-            Verdict::Inside { target, .. } | Verdict::Outside { target } => Some(target),
-            Verdict::Unresolvable(_) => None,
-        }
-    }
-}
+use crate::realfs::RealFs;
+use crate::resolve::{resolve, ResolveError, Step};
+use crate::root::{RejectedRoot, Root, RootError};
+use crate::root_id::RootId;
+use crate::seam::Resolver;
+use crate::uri::RootUri;
+use crate::verdict::Verdict;
 
 /// A set of allowed roots, each resolved once, checked against paths on a
 /// file system (the real one by default).
@@ -124,18 +40,20 @@ impl Verdict {
 /// assert!(!roots.check(base.join("project/../project2/a"), Op::Write).is_inside());
 /// ```
 #[derive(Clone, Debug)]
-pub struct Roots<F: Fs = RealFs> {
-    pub(crate) fs: F,
+pub struct Roots<R: Resolver = RealFs> {
+    pub(crate) fs: R,
     pub(crate) accepted: Vec<Root>,
     pub(crate) rejected: Vec<RejectedRoot>,
     pub(crate) index: RootIndex,
-    /// By the caller's index: the position in `accepted` of each root that
-    /// has no other root beneath it, for [`Roots::inside`].
+    /// By the root's index in the caller's list: the position in
+    /// `accepted` of each root that has no other root beneath it, for
+    /// [`Roots::inside`].
     leaves: Vec<Option<usize>>,
 }
 
 impl Roots<RealFs> {
-    /// Parses and resolves `uris` on the real file system.
+    /// Parses and resolves `uris` on the real file system, as
+    /// [`Roots::with_fs`] does.
     pub fn new<I, S>(uris: I) -> Roots<RealFs>
     where
         I: IntoIterator<Item = S>,
@@ -145,9 +63,26 @@ impl Roots<RealFs> {
     }
 }
 
-impl<F: Fs> Roots<F> {
-    /// Parses `uris` and resolves each valid one on `fs`.
-    pub fn with_fs<I, S>(uris: I, fs: F) -> Roots<F>
+impl<R: Resolver> Roots<R> {
+    /// Parses `uris` and resolves each valid one on `fs`: a URI that
+    /// breaks a rule of semantics §1, or whose path does not resolve, goes
+    /// to [`Roots::rejected`] with the reason and grants nothing; the
+    /// others go to [`Roots::accepted`], in the order given. A tree of your
+    /// own goes in through [`Fs`](crate::fs::Fs) (see its example).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rootguard::fs::MemFs;
+    /// use rootguard::{Op, Roots};
+    /// let mut fs = MemFs::new();
+    /// fs.add_dir("/srv/a").add_symlink("/srv/b", "a");
+    /// let roots = Roots::with_fs(["file:///srv/b", "file:///srv/missing"], fs);
+    /// assert_eq!(roots.accepted()[0].resolved, std::path::Path::new("/srv/a"));
+    /// assert_eq!(roots.rejected()[0].index, 1);
+    /// assert!(roots.check("/srv/a/new.txt", Op::Write).is_inside());
+    /// ```
+    pub fn with_fs<I, S>(uris: I, fs: R) -> Roots<R>
     where
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
@@ -181,7 +116,7 @@ impl<F: Fs> Roots<F> {
         let index = RootIndex::new(
             accepted
                 .iter()
-                .map(|r| (r.resolved.as_os_str().as_bytes().to_vec(), r.index))
+                .map(|r| (r.resolved.as_os_str().as_bytes().to_vec(), r.id()))
                 .collect(),
         );
         let leaves = leaves(&accepted);
@@ -204,8 +139,30 @@ impl<F: Fs> Roots<F> {
         &self.rejected
     }
 
+    /// The accepted root `id` names, as a verdict or [`Roots::inside`]
+    /// gives it; `None` for a root that was rejected (or an id from other
+    /// roots, beyond this list).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rootguard::{Op, Roots};
+    /// let dir = tempfile::tempdir().unwrap();
+    /// let base = dir.path().canonicalize().unwrap();
+    /// let roots = Roots::new(["file://server/share".to_string(), format!("file://{}", base.display())]);
+    /// let id = roots.check(base.join("a.txt"), Op::Write).root().unwrap();
+    /// assert_eq!(roots.get(id).unwrap().resolved, base);
+    /// ```
+    pub fn get(&self, id: RootId) -> Option<&Root> {
+        let at = self
+            .accepted
+            .binary_search_by_key(&id.index(), |root| root.index)
+            .ok()?;
+        Some(&self.accepted[at])
+    }
+
     /// The file system the roots were resolved on.
-    pub fn fs(&self) -> &F {
+    pub fn fs(&self) -> &R {
         &self.fs
     }
 
@@ -213,7 +170,25 @@ impl<F: Fs> Roots<F> {
     ///
     /// The path is resolved as the kernel would (semantics §2) and its
     /// target compared with each root's resolved location by whole
-    /// components.
+    /// components. The verdict holds for the tree as it was while the
+    /// check looked: to act on the file, use [`Roots::open`] instead (see
+    /// the crate docs, "Where races bite").
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rootguard::fs::MemFs;
+    /// use rootguard::{Op, Roots, Verdict};
+    /// let mut fs = MemFs::new();
+    /// fs.add_dir("/b/proj").add_file("/b/proj2/secret");
+    /// let roots = Roots::with_fs(["file:///b/proj"], fs);
+    /// match roots.check("/b/proj/../proj2/secret", Op::Read) {
+    ///     Verdict::Outside { target } => assert_eq!(target, std::path::Path::new("/b/proj2/secret")),
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// // A sibling that merely shares the root's text as a prefix is outside too.
+    /// assert!(!roots.check("/b/proj2/secret", Op::Read).is_inside());
+    /// ```
     pub fn check(&self, path: impl AsRef<OsStr>, op: Op) -> Verdict {
         let bytes = path.as_ref().as_bytes();
         match self.fs.resolve_whole(bytes, op) {
@@ -222,13 +197,29 @@ impl<F: Fs> Roots<F> {
         }
     }
 
-    /// [`Roots::check`], recording each resolution step in `trace`.
+    /// [`Roots::check`], recording each resolution step in `trace`: every
+    /// directory entered, link followed and `..` taken, for an
+    /// explanation. It always takes the component walk (no shortcut).
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rootguard::fs::MemFs;
+    /// use rootguard::{Op, Roots};
+    /// let mut fs = MemFs::new();
+    /// fs.add_dir("/b/out").add_symlink("/b/proj/up", "../out");
+    /// let roots = Roots::with_fs(["file:///b/proj"], fs);
+    /// let mut trace = Vec::new();
+    /// assert!(!roots.check_traced("/b/proj/up/x", Op::Write, &mut trace).is_inside());
+    /// let steps: Vec<String> = trace.iter().map(ToString::to_string).collect();
+    /// assert!(steps.contains(&"/b/proj/up -> ../out (symlink)".to_string()), "{steps:?}");
+    /// ```
     pub fn check_traced(&self, path: impl AsRef<OsStr>, op: Op, trace: &mut Vec<Step>) -> Verdict {
         self.verdict(resolve(&self.fs, path.as_ref().as_bytes(), op, Some(trace)).map(|t| t.path))
     }
 
-    /// The caller's index of the root that `op` on `path` lands inside:
-    /// exactly `self.check(path, op).root()`, without naming the target.
+    /// The root that `op` on `path` lands inside: exactly
+    /// `self.check(path, op).root()`, without naming the target.
     ///
     /// This is the question a server asks before it lets a tool call
     /// proceed, and it costs less than [`Roots::check`] where the file
@@ -237,7 +228,8 @@ impl<F: Fs> Roots<F> {
     /// with no other root beneath that one, is opened beneath the root by
     /// the kernel (`openat2(2)`: the root with `RESOLVE_NO_SYMLINKS`, the
     /// rest with `RESOLVE_BENEATH`), which spares the `/proc` lookup that
-    /// names the target; see [`Fs::lands_beneath`]. Every other path, and
+    /// names the target (only [`RealFs`] and [`MemFs`](crate::fs::MemFs) have
+    /// such a shortcut: see [`Resolver`]). Every other path, and
     /// every path the kernel will not vouch for (a link that leaves the
     /// root, even to come back; an older kernel), gets the full check.
     ///
@@ -252,11 +244,12 @@ impl<F: Fs> Roots<F> {
     /// std::os::unix::fs::symlink("src", base.join("proj/code")).unwrap();
     /// std::os::unix::fs::symlink("../other", base.join("proj/out")).unwrap();
     /// let roots = Roots::new([format!("file://{}/proj", base.display())]);
-    /// assert_eq!(roots.inside(base.join("proj/code/new.rs"), Op::Write), Some(0));
+    /// let id = roots.inside(base.join("proj/code/new.rs"), Op::Write);
+    /// assert_eq!(id.map(|id| id.index()), Some(0));
     /// assert_eq!(roots.inside(base.join("proj/out/new.rs"), Op::Write), None);
     /// assert_eq!(roots.inside(base.join("proj/missing"), Op::Read), None);
     /// ```
-    pub fn inside(&self, path: impl AsRef<OsStr>, op: Op) -> Option<usize> {
+    pub fn inside(&self, path: impl AsRef<OsStr>, op: Op) -> Option<RootId> {
         let path = path.as_ref();
         self.inside_by_text(path.as_bytes(), op)
             .or_else(|| self.check(path, op).root())
@@ -272,18 +265,32 @@ impl<F: Fs> Roots<F> {
     /// roots that contain the target are then the root itself and the
     /// roots above it; no other root lies beneath it. Those are the roots
     /// that contain the path's text, of which the index gave the first.
-    fn inside_by_text(&self, path: &[u8], op: Op) -> Option<usize> {
+    fn inside_by_text(&self, path: &[u8], op: Op) -> Option<RootId> {
         // Split in two, a path too long for the kernel could pass.
         if path.len() >= PATH_MAX {
             return None;
         }
         let root = self.index.find_if_normal(path)??;
-        let dir = &self.accepted[(*self.leaves.get(root)?)?].resolved;
+        let dir = &self.accepted[(*self.leaves.get(root.index())?)?].resolved;
         let root_len = dir.as_os_str().len();
         // The path must go on past the root: the root itself is the check's.
         (path.len() > root_len + usize::from(root_len > 1)
             && self.fs.lands_beneath(path, root_len, op))
         .then_some(root)
+    }
+
+    /// The root a verdict names for every target at or beneath the
+    /// accepted root at `position`, when no other root lies beneath that
+    /// one; `None` when another does.
+    ///
+    /// Why: the roots that contain such a target are then that root and
+    /// the roots above it, whose first is the first root that contains the
+    /// root's own location (the argument of [`Roots::inside`]'s shortcut).
+    /// [`PinnedRoots::inside`](crate::PinnedRoots::inside) rests on it.
+    pub(crate) fn root_of_targets_beneath(&self, position: usize) -> Option<RootId> {
+        let root = self.accepted.get(position)?;
+        self.leaves.get(root.index).copied().flatten()?;
+        self.index.find(root.resolved.as_os_str().as_bytes())
     }
 
     fn verdict(&self, resolved: Result<PathBuf, ResolveError>) -> Verdict {
@@ -297,8 +304,9 @@ impl<F: Fs> Roots<F> {
     }
 }
 
-/// For each caller's index, the position in `accepted` of that root when no
-/// other root's resolved location lies strictly beneath its own.
+/// For each index in the caller's list, the position in `accepted` of that
+/// root when no other root's resolved location lies strictly beneath its
+/// own.
 fn leaves(accepted: &[Root]) -> Vec<Option<usize>> {
     let mut above: HashSet<&[u8]> = HashSet::new();
     for root in accepted {
@@ -319,96 +327,6 @@ fn leaves(accepted: &[Root]) -> Vec<Option<usize>> {
     leaves
 }
 
-/// Roots checked by text alone: no file-system access at all.
-///
-/// **Only sound for trees that hold no symlinks.** The path and the roots
-/// are normalized lexically (`..` clamped at `/`) and compared by whole
-/// components; a link anywhere in the tree can lead the real operation
-/// somewhere else. Use [`Roots`] unless you know the tree.
-///
-/// # Examples
-///
-/// ```
-/// use rootguard::LexicalRoots;
-/// let roots = LexicalRoots::new(["file:///x/proj"]);
-/// assert_eq!(roots.check("/x/proj/a/../b"), Ok(Some(0)));
-/// assert_eq!(roots.check("/x/proj2/a"), Ok(None));
-/// assert_eq!(roots.check("/x/proj/../proj2"), Ok(None));
-/// ```
-#[derive(Clone, Debug)]
-pub struct LexicalRoots {
-    accepted: Vec<(usize, PathBuf)>,
-    rejected: Vec<RejectedRoot>,
-    index: RootIndex,
-}
-
-impl LexicalRoots {
-    /// Parses `uris`; invalid ones are kept aside with their reason.
-    pub fn new<I, S>(uris: I) -> LexicalRoots
-    where
-        I: IntoIterator<Item = S>,
-        S: AsRef<str>,
-    {
-        let mut accepted = Vec::new();
-        let mut rejected = Vec::new();
-        for (index, uri) in uris.into_iter().enumerate() {
-            match RootUri::parse(uri.as_ref()) {
-                Ok(parsed) => accepted.push((index, parsed.into_path())),
-                Err(e) => rejected.push(RejectedRoot {
-                    index,
-                    uri: uri.as_ref().to_string(),
-                    reason: RootError::Invalid(e),
-                }),
-            }
-        }
-        let index = RootIndex::new(
-            accepted
-                .iter()
-                .map(|(i, p)| (p.as_os_str().as_bytes().to_vec(), *i))
-                .collect(),
-        );
-        LexicalRoots {
-            accepted,
-            rejected,
-            index,
-        }
-    }
-
-    /// The valid roots as (index in the list given, normal path).
-    pub fn accepted(&self) -> &[(usize, PathBuf)] {
-        &self.accepted
-    }
-
-    /// The invalid roots, with the reason for each.
-    pub fn rejected(&self) -> &[RejectedRoot] {
-        &self.rejected
-    }
-
-    /// The index of the first root that lexically contains `path`, or
-    /// `None`. Allocates only when `path` is not already normal.
-    ///
-    /// # Errors
-    ///
-    /// A [`LexicalError`] for a relative path or one with a NUL byte.
-    #[inline(always)]
-    pub fn check(&self, path: impl AsRef<OsStr>) -> Result<Option<usize>, LexicalError> {
-        let bytes = path.as_ref().as_bytes();
-        match self.index.find_if_normal(bytes) {
-            Some(found) => Ok(found),
-            None => self.check_abnormal(bytes),
-        }
-    }
-
-    /// [`LexicalRoots::check`] for a path that must be normalized first.
-    #[cold]
-    #[inline(never)]
-    fn check_abnormal(&self, bytes: &[u8]) -> Result<Option<usize>, LexicalError> {
-        let mut out = Vec::with_capacity(bytes.len());
-        normalize_into(bytes, &mut out)?;
-        Ok(self.index.find(&out))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     //! `inside` must give the check's answer (the integration tests hold
@@ -416,11 +334,13 @@ mod tests {
     //! it may: a shortcut never taken would hide behind right answers.
 
     use super::*;
-    use crate::fs::FileKind;
     use crate::memfs::MemFs;
+    use crate::seam::sealed::Sealed;
+    use crate::seam::{resolver_by_reference, FileKind};
     use std::cell::RefCell;
     use std::ffi::OsString;
     use std::io;
+    use std::path::Path;
 
     /// A [`MemFs`] that records each `lands_beneath` question: the root's
     /// length and the answer.
@@ -430,7 +350,10 @@ mod tests {
         asked: RefCell<Vec<(usize, bool)>>,
     }
 
-    impl Fs for Probe {
+    impl Resolver for Probe {}
+    resolver_by_reference!(Probe);
+
+    impl Sealed for Probe {
         fn lstat(&self, path: &Path) -> io::Result<FileKind> {
             self.fs.lstat(path)
         }
@@ -444,10 +367,10 @@ mod tests {
         }
     }
 
-    /// The same tree, with no shortcut: `lands_beneath` as `Fs` gives it.
+    /// The same tree, with no shortcut: `lands_beneath` as every `Fs` has it.
     struct Plain(MemFs);
 
-    impl Fs for Plain {
+    impl crate::seam::Fs for Plain {
         fn lstat(&self, path: &Path) -> io::Result<FileKind> {
             self.0.lstat(path)
         }
@@ -478,8 +401,8 @@ mod tests {
 
     /// `inside(path, op)`, what it asked the file system, and the check's
     /// root.
-    fn ask<F: Fs>(
-        roots: &Roots<F>,
+    fn ask<R: Resolver>(
+        roots: &Roots<R>,
         asked: &RefCell<Vec<(usize, bool)>>,
         path: &str,
         op: Op,
@@ -488,7 +411,7 @@ mod tests {
         let inside = roots.inside(path, op);
         let questions = asked.borrow_mut().drain(..).collect();
         assert_eq!(inside, roots.check(path, op).root(), "{path} {op:?}");
-        (inside, questions)
+        (inside.map(RootId::index), questions)
     }
 
     #[test]
@@ -574,5 +497,25 @@ mod tests {
             (Some(2), vec![])
         );
         assert!(!Plain(tree()).lands_beneath(b"/b/leaf/file", 7, Op::Read));
+    }
+
+    /// A reference to a file system of one's own is resolved as the file
+    /// system itself: its links are read and followed, in and out.
+    #[test]
+    fn a_file_system_of_ones_own_works_by_reference() {
+        let plain = Plain(tree());
+        let by_ref = Roots::with_fs(URIS, &plain);
+        let nobody = RefCell::new(Vec::new());
+        for (path, op, inside) in [
+            ("/b/outer/to_inner/deep", Op::Read, Some(0)),
+            ("/b/leaf/abs/new", Op::Write, Some(2)),
+            ("/b/leaf/esc/x", Op::Write, None),
+        ] {
+            assert_eq!(ask(&by_ref, &nobody, path, op), (inside, vec![]), "{path}");
+        }
+        assert_eq!(
+            by_ref.check("/b/leaf/esc/x", Op::Write).target(),
+            Some(Path::new("/b/other/x"))
+        );
     }
 }

@@ -1,11 +1,12 @@
 //! The result of an MCP `roots/list` request (`{"roots": [{"uri", "name"?}]}`),
-//! read into the root URIs that [`Roots`] takes.
+//! read into the root URIs that [`Roots`] takes. Behind the default-on
+//! feature `roots-list`, the crate's only use of `serde_json`.
 
 use std::fmt;
 
 use serde_json::Value;
 
-use crate::Roots;
+use crate::roots::Roots;
 
 /// One entry of a `roots/list` result.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,7 +61,7 @@ impl std::error::Error for RootsListError {}
 /// # Examples
 ///
 /// ```
-/// let listed = rootguard::parse_roots_list(
+/// let listed = rootguard::roots_list::parse_roots_list(
 ///     r#"{"roots": [{"uri": "file:///home/u/proj", "name": "proj"}, {"uri": "file:///tmp"}]}"#,
 /// )?;
 /// assert_eq!(listed[0].uri, "file:///home/u/proj");

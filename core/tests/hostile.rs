@@ -3,7 +3,9 @@
 mod common;
 
 use common::{agreed, kernel_read_target, Tree};
-use rootguard::{Op::Read, Op::Write, ResolveErrorKind, RootError, Roots, UriError, Verdict};
+use rootguard::{
+    Op::Read, Op::Write, ResolveErrorKind, RootError, RootId, Roots, UriError, Verdict,
+};
 
 const ROOT: &[&str] = &["file://{base}/project"];
 
@@ -336,13 +338,10 @@ fn special_roots() {
     assert!(
         matches!(&roots.rejected()[0].reason, RootError::Unresolvable(e) if e.kind == ResolveErrorKind::NotFound)
     );
-    assert_eq!(
-        roots.check(t.path("project/x"), Write),
-        Verdict::Inside {
-            root: 1,
-            target: t.path("project/x")
-        }
-    );
+    let verdict = roots.check(t.path("project/x"), Write);
+    assert!(verdict.is_inside());
+    assert_eq!(verdict.root().map(RootId::index), Some(1));
+    assert_eq!(verdict.target(), Some(t.path("project/x").as_path()));
     // No roots grant nothing, not even the working directory.
     assert_eq!(t.verdict(&[], "{base}/project/x", Write), "outside");
     assert_eq!(
@@ -383,14 +382,9 @@ fn inside_names_the_first_containing_root() {
         t.sub("file://{base}/a/b"),
         t.sub("file://{base}/a"),
     ]);
-    assert!(matches!(
-        roots.check(t.path("a/b/c"), Read),
-        Verdict::Inside { root: 1, .. }
-    ));
-    assert!(matches!(
-        roots.check(t.path("a"), Read),
-        Verdict::Inside { root: 2, .. }
-    ));
+    let root = |path: &str| roots.check(t.path(path), Read).root().map(RootId::index);
+    assert_eq!(root("a/b/c"), Some(1));
+    assert_eq!(root("a"), Some(2));
 }
 
 /// `inside` names the root the check names, never the one the path's text
@@ -437,16 +431,11 @@ fn inside_names_the_checks_root_through_links_between_roots() {
     // The root `/` holds every path, and with another root is not the only
     // one to ask.
     let slash = Roots::new(["file:///".to_string(), t.sub("file://{base}/outer")]);
-    assert_eq!(slash.inside(t.path("outer/to_inner/new"), Write), Some(0));
+    let inside = |roots: &Roots, path: &str| roots.inside(t.path(path), Write).map(RootId::index);
+    assert_eq!(inside(&slash, "outer/to_inner/new"), Some(0));
     let outer_first = Roots::new([t.sub("file://{base}/outer"), "file:///".to_string()]);
-    assert_eq!(
-        outer_first.inside(t.path("outer/to_other/new"), Write),
-        Some(1)
-    );
-    assert_eq!(
-        outer_first.inside(t.path("outer/to_inner/new"), Write),
-        Some(0)
-    );
+    assert_eq!(inside(&outer_first, "outer/to_other/new"), Some(1));
+    assert_eq!(inside(&outer_first, "outer/to_inner/new"), Some(0));
 }
 
 #[test]
@@ -501,10 +490,10 @@ fn read_targets_match_the_kernel() {
         "project/sub/missing/..",
         "project/abs/../up/project",
     ];
-    let fs = rootguard::RealFs;
+    let fs = rootguard::fs::RealFs;
     for rel in paths {
         let path = t.path(rel);
-        let ours = rootguard::resolve_target(&fs, &path, Read)
+        let ours = rootguard::resolve::resolve_target(&fs, &path, Read)
             .ok()
             .map(|target| target.path);
         assert_eq!(ours, kernel_read_target(&path), "{rel}");
@@ -531,4 +520,43 @@ fn verdicts_name_their_target() {
     let unresolvable = roots.check(t.path("project/missing/x"), Read);
     assert!(matches!(unresolvable, Verdict::Unresolvable(_)));
     assert_eq!(unresolvable.target(), None);
+}
+
+/// A verdict's root counts the roots as the caller listed them, rejected
+/// ones included, and `Roots::get` finds the root it names; a rejected
+/// root or an id beyond the list finds none.
+#[test]
+fn root_ids_count_the_callers_list_and_get_finds_the_root() {
+    let mut t = Tree::new();
+    t.dir("a").dir("b");
+    let uris = [
+        "file://server/share".to_string(),
+        t.sub("file://{base}/missing"),
+        t.sub("file://{base}/a"),
+        t.sub("file://{base}/b"),
+    ];
+    let roots = Roots::new(&uris);
+    assert_eq!(roots.rejected().len(), 2);
+    for (dir, index) in [("a", 2), ("b", 3)] {
+        let id = roots
+            .check(t.path(dir).join("new"), Write)
+            .root()
+            .expect("inside");
+        assert_eq!(id.index(), index);
+        let root = roots.get(id).expect("accepted");
+        assert_eq!((root.uri.as_str(), root.id()), (uris[index].as_str(), id));
+        assert_eq!(root.resolved, t.path(dir));
+    }
+    let rejected = Roots::new([uris[0].as_str(), uris[2].as_str()]);
+    let id = rejected.inside(t.path("a/new"), Write).expect("inside");
+    assert_eq!(id.index(), 1);
+    assert_eq!(rejected.get(id).map(|r| r.index), Some(1));
+    // The rejected root's id, and an id beyond the list, name no root.
+    let first = roots.inside(t.path("a/x"), Write).expect("inside");
+    let one = Roots::new([uris[2].as_str()]);
+    assert_eq!(one.get(first), None, "root #2 of a one-root list");
+    let only_rejected = Roots::new(["file://server/share", uris[2].as_str()]);
+    let zero = one.inside(t.path("a/x"), Write).expect("inside");
+    assert_eq!(zero.index(), 0);
+    assert_eq!(only_rejected.get(zero), None, "root #0 was rejected");
 }

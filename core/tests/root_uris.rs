@@ -59,4 +59,18 @@ fn lexical_roots_keep_what_they_accepted() {
     );
     assert_eq!(roots.rejected().len(), 1);
     assert_eq!(roots.rejected()[0].index, 1);
+    // A check's root counts the list given, and `get` finds its path.
+    let id = roots.check("/c/d/e").expect("absolute").expect("inside");
+    assert_eq!(id.index(), 2);
+    assert_eq!(roots.get(id), Some(std::path::Path::new("/c/d")));
+    let first = roots.check("/a/b").expect("absolute").expect("inside");
+    assert_eq!(roots.get(first), Some(std::path::Path::new("/a/b")));
+    // Root #1 was rejected; a one-root list has no root #2.
+    let rejected_id = rootguard::LexicalRoots::new(["http://x/y", "file:///r"])
+        .check("/r")
+        .expect("absolute")
+        .expect("inside");
+    assert_eq!(rejected_id.index(), 1);
+    assert_eq!(roots.get(rejected_id), None);
+    assert_eq!(rootguard::LexicalRoots::new(["file:///c/d"]).get(id), None);
 }

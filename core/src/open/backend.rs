@@ -3,11 +3,8 @@
 
 use std::sync::OnceLock;
 
-use rustix::fd::{BorrowedFd, OwnedFd};
-use rustix::fs::{Mode, OFlags};
-use rustix::io::Errno;
-
-use super::{kernel, walk, OpenError, Scope};
+use super::error::OpenError;
+use crate::beneath::Engine;
 
 /// The environment variable that steers [`Backend::Auto`]: `walk` forces
 /// the component walk, `openat2` demands the kernel. Read once per process.
@@ -56,26 +53,17 @@ pub enum Backend {
     Walk,
 }
 
-/// A backend with `Auto` decided.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Engine {
-    Openat2,
-    Walk,
-}
-
 impl Backend {
     /// The engine this backend stands for in this process.
     pub(crate) fn engine(self) -> Result<Engine, OpenError> {
         match self {
             Backend::Walk => Ok(Engine::Walk),
-            Backend::Openat2 => match openat2_support() {
-                Ok(()) => Ok(Engine::Openat2),
-                Err(errno) => Err(OpenError::Openat2Unavailable(errno.into())),
-            },
+            Backend::Openat2 => {
+                Engine::kernel().map_err(|errno| OpenError::Openat2Unavailable(errno.into()))
+            }
             Backend::Auto => match forced() {
                 Some(backend) => backend.engine(),
-                None if openat2_support().is_ok() => Ok(Engine::Openat2),
-                None => Ok(Engine::Walk),
+                None => Ok(Engine::kernel().unwrap_or(Engine::Walk)),
             },
         }
     }
@@ -94,53 +82,6 @@ fn parse_forced(value: Option<&std::ffi::OsStr>) -> Option<Backend> {
         "walk" => Some(Backend::Walk),
         "openat2" => Some(Backend::Openat2),
         _ => None,
-    }
-}
-
-/// Whether `openat2` works here, asked once: the answer cannot change while
-/// the process runs, and a real `EPERM` on some file must not be mistaken
-/// for a seccomp filter.
-fn openat2_support() -> Result<(), Errno> {
-    static SUPPORT: OnceLock<Result<(), Errno>> = OnceLock::new();
-    *SUPPORT.get_or_init(|| {
-        rustix::fs::openat2(
-            rustix::fs::CWD,
-            "/",
-            OFlags::PATH | OFlags::CLOEXEC,
-            Mode::empty(),
-            rustix::fs::ResolveFlags::NO_MAGICLINKS,
-        )
-        .map(drop)
-    })
-}
-
-impl Engine {
-    /// Opens `path` (relative) beneath the directory `root`.
-    pub(crate) fn open_beneath(
-        self,
-        root: BorrowedFd<'_>,
-        path: &[u8],
-        flags: OFlags,
-        mode: Mode,
-        scope: Scope,
-    ) -> Result<OwnedFd, Errno> {
-        match self {
-            Engine::Openat2 => kernel::open_beneath(root, path, flags, mode, scope),
-            Engine::Walk => walk::open_beneath(root, path, flags, mode, scope),
-        }
-    }
-
-    /// Opens the absolute `path`, refusing a symlink in any component.
-    pub(crate) fn open_physical(
-        self,
-        path: &[u8],
-        flags: OFlags,
-        mode: Mode,
-    ) -> Result<OwnedFd, Errno> {
-        match self {
-            Engine::Openat2 => kernel::open_physical(path, flags, mode),
-            Engine::Walk => walk::open_physical(path, flags, mode),
-        }
     }
 }
 
@@ -169,13 +110,41 @@ mod tests {
         assert_eq!(Backend::Walk.engine().ok(), Some(Engine::Walk));
         let expected = match forced() {
             Some(backend) => backend.engine().ok(),
-            None if openat2_support().is_ok() => Some(Engine::Openat2),
+            None if Engine::kernel().is_ok() => Some(Engine::Openat2),
             None => Some(Engine::Walk),
         };
         assert_eq!(Backend::Auto.engine().ok(), expected);
-        if forced().is_none() && openat2_support().is_ok() {
+        if forced().is_none() && Engine::kernel().is_ok() {
             assert_eq!(Backend::Auto.engine().ok(), Some(Engine::Openat2));
             assert_eq!(Backend::Openat2.engine().ok(), Some(Engine::Openat2));
         }
+    }
+
+    /// Marks the run of this test binary that the test below starts.
+    const CHILD: &str = "ROOTGUARD_TEST_BACKEND_CHILD";
+
+    /// The environment is read, by the process that has it: this test
+    /// runs again in a child of this binary with [`BACKEND_ENV`]`=walk`,
+    /// where Auto must be the walk.
+    #[test]
+    fn the_environment_steers_auto_in_the_process_that_has_it() {
+        let said = std::env::var_os(BACKEND_ENV);
+        assert_eq!(forced(), parse_forced(said.as_deref()));
+        if said.as_deref() == Some(OsStr::new("walk")) {
+            assert_eq!(Backend::Auto.engine().ok(), Some(Engine::Walk));
+        }
+        if std::env::var_os(CHILD).is_some() {
+            return;
+        }
+        let name = "open::backend::tests::the_environment_steers_auto_in_the_process_that_has_it";
+        let run = std::process::Command::new(std::env::current_exe().expect("the test binary"))
+            .args(["--exact", name, "--test-threads=1"])
+            .env(BACKEND_ENV, "walk")
+            .env(CHILD, "1")
+            .output()
+            .expect("the test binary runs");
+        let out = String::from_utf8_lossy(&run.stdout);
+        assert!(run.status.success(), "the child failed:\n{out}");
+        assert!(out.contains("1 passed"), "the child ran no test:\n{out}");
     }
 }

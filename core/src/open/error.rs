@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use rustix::io::Errno;
 
 use crate::resolve::{ResolveError, ResolveErrorKind};
+use crate::root_id::RootId;
 
 /// Why [`Roots::open`](crate::Roots::open) opened nothing.
 ///
@@ -46,16 +47,16 @@ pub enum OpenError {
     /// the root, an absolute symlink, or a directory swapped for a link
     /// since the check. Refused even where the path would come back inside.
     Escape {
-        /// The caller's index of the root it was resolved beneath.
-        root: usize,
+        /// The root it was resolved beneath.
+        root: RootId,
         /// The path as given.
         path: PathBuf,
     },
     /// The path reaches its root only by way of a link or `..` outside
     /// that root, so no part of it can be resolved beneath the root.
     NotUnderRootPath {
-        /// The caller's index of the root that contains the target.
-        root: usize,
+        /// The root that contains the target.
+        root: RootId,
         /// The path as given.
         path: PathBuf,
     },
@@ -69,8 +70,8 @@ pub enum OpenError {
     /// names nothing, or (for a root that is a single file) names another
     /// file than the one pinned.
     RootChanged {
-        /// The caller's index of the root.
-        root: usize,
+        /// The root.
+        root: RootId,
         /// The root's resolved location.
         path: PathBuf,
     },
@@ -89,7 +90,7 @@ pub enum OpenError {
 
 impl OpenError {
     /// The kernel's errno at open time, in the words of the check.
-    pub(crate) fn from_errno(errno: Errno, root: usize, path: PathBuf) -> OpenError {
+    pub(crate) fn from_errno(errno: Errno, root: RootId, path: PathBuf) -> OpenError {
         let kind = match errno {
             Errno::XDEV => return OpenError::Escape { root, path },
             Errno::NOENT => ResolveErrorKind::NotFound,
@@ -170,7 +171,8 @@ mod tests {
     #[test]
     fn errnos_are_named_as_the_check_names_them() {
         let path = || PathBuf::from("/r/x");
-        let kind = |errno| match OpenError::from_errno(errno, 3, path()) {
+        let three = RootId::new(3);
+        let kind = |errno| match OpenError::from_errno(errno, three, path()) {
             OpenError::Unresolvable(e) => {
                 assert_eq!(e.at, path());
                 Some(e.kind)
@@ -186,12 +188,12 @@ mod tests {
         );
         assert_eq!(kind(Errno::ISDIR), Some(ResolveErrorKind::IsADirectory));
         assert!(matches!(
-            OpenError::from_errno(Errno::XDEV, 3, path()),
-            OpenError::Escape { root: 3, .. }
+            OpenError::from_errno(Errno::XDEV, three, path()),
+            OpenError::Escape { root, .. } if root == three
         ));
-        let unresolvable = OpenError::from_errno(Errno::NOENT, 3, path());
+        let unresolvable = OpenError::from_errno(Errno::NOENT, three, path());
         assert!(std::error::Error::source(&unresolvable).is_some());
-        let io = OpenError::from_errno(Errno::ACCESS, 3, path());
+        let io = OpenError::from_errno(Errno::ACCESS, three, path());
         assert!(matches!(io, OpenError::Io { .. }));
         // The errno stays reachable as the error's source.
         let source = std::error::Error::source(&io).expect("an io error has a source");

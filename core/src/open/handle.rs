@@ -7,9 +7,9 @@ use rustix::fd::OwnedFd;
 use rustix::fs::{fstat, FileType, Mode, OFlags};
 use rustix::io::Errno;
 
-use super::backend::Engine;
-use super::OpenError;
-use crate::roots::Root;
+use super::error::OpenError;
+use crate::beneath::Engine;
+use crate::root::Root;
 
 /// An accepted root as the kernel holds it.
 #[derive(Debug)]
@@ -28,7 +28,7 @@ impl RootHandle {
     fn open(root: &Root, engine: Engine) -> Result<RootHandle, OpenError> {
         let at = root.resolved.as_os_str().as_bytes();
         let changed = || OpenError::RootChanged {
-            root: root.index,
+            root: root.id(),
             path: root.resolved.clone(),
         };
         let io = |errno: Errno| OpenError::Io {

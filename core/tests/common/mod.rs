@@ -5,7 +5,8 @@
 
 use std::path::{Path, PathBuf};
 
-use rootguard::{MemFs, Op, Roots, Verdict};
+use rootguard::fs::MemFs;
+use rootguard::{Backend, Op, OpenError, Roots, Verdict};
 
 /// One tree, twice: under a fresh temp dir and in a [`MemFs`] at the same
 /// absolute paths.
@@ -81,7 +82,8 @@ impl Tree {
 }
 
 /// The verdict of `op` on `path`, asserting that the real and the
-/// in-memory roots agree on it, and that `inside` gives each one's root.
+/// in-memory roots agree on it, that `inside` gives each one's root, and
+/// that the real roots pinned give the same verdict and root.
 pub fn agreed(real: &Roots, mem: &Roots<&MemFs>, path: impl AsRef<Path>, op: Op) -> Verdict {
     let path = path.as_ref();
     let verdict = real.check(path, op);
@@ -102,6 +104,21 @@ pub fn agreed(real: &Roots, mem: &Roots<&MemFs>, path: impl AsRef<Path>, op: Op)
         verdict.root(),
         "inside() in memory: {shown} ({op})"
     );
+    // Pinned, on a tree that does not change: the same answers, through
+    // openat2 and through the walk.
+    for backend in [Backend::Auto, Backend::Walk] {
+        let pinned = real.clone().pin().with_backend(backend);
+        assert_eq!(
+            pinned.check(path, op),
+            verdict,
+            "pinned check() ({backend:?}): {shown} ({op})"
+        );
+        assert_eq!(
+            pinned.inside(path, op),
+            verdict.root(),
+            "pinned inside() ({backend:?}): {shown} ({op})"
+        );
+    }
     verdict
 }
 
@@ -120,4 +137,17 @@ pub fn kernel_read_target(path: &Path) -> Option<PathBuf> {
     let fd = open(path, OFlags::PATH | OFlags::CLOEXEC, Mode::empty()).ok()?;
     let link = format!("/proc/self/fd/{}", std::os::fd::AsRawFd::as_raw_fd(&fd));
     std::fs::read_link(link).ok()
+}
+
+/// The backends this machine can run: the walk always, openat2 where the
+/// kernel allows it.
+pub fn backends() -> Vec<Backend> {
+    let probe = Roots::new(["file:///"]).open_with("/", Op::Read, Backend::Openat2);
+    match probe {
+        Err(OpenError::Openat2Unavailable(e)) => {
+            eprintln!("openat2 unavailable ({e}): testing the walk only");
+            vec![Backend::Walk]
+        }
+        _ => vec![Backend::Openat2, Backend::Walk],
+    }
 }

@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 use rustix::fs::{open, Mode, OFlags};
 use rustix::io::Errno;
 
-use super::backend::{Backend, Engine};
-use super::Scope;
+use super::{Engine, Scope};
 
 /// A hostile tree under a fresh temp dir: `root/` (opened as the root) and
 /// `out/` beside it.
@@ -175,7 +174,7 @@ fn run_all(
 }
 
 fn kernel() -> Option<Engine> {
-    let engine = Backend::Openat2.engine().ok();
+    let engine = Engine::kernel().ok();
     if engine.is_none() {
         eprintln!("openat2 is unavailable here: the oracle comparison is skipped");
     }
@@ -272,6 +271,82 @@ fn physical_open_refuses_any_link() {
         assert_eq!(open("root/to_sub"), Err(Errno::LOOP), "{engine:?}");
         assert_eq!(open("root/file/x"), Err(Errno::NOTDIR), "{engine:?}");
         assert_eq!(open("root/missing"), Err(Errno::NOENT), "{engine:?}");
+        // `O_PATH | O_NOFOLLOW` hands back a final link itself, as
+        // `RESOLVE_NO_SYMLINKS` does; a link before it is still refused.
+        let nofollow = |rel: &str| {
+            let path = tree.base.join(rel);
+            let bytes = path.as_os_str().as_encoded_bytes();
+            outcome(
+                &tree,
+                engine.open_physical(bytes, OFlags::PATH | OFlags::NOFOLLOW, Mode::empty()),
+            )
+        };
+        assert_eq!(
+            nofollow("root/to_sub"),
+            Ok("root/to_sub".into()),
+            "{engine:?}"
+        );
+        assert_eq!(
+            nofollow("root/to_sub/inner"),
+            Err(Errno::LOOP),
+            "{engine:?}"
+        );
+    }
+}
+
+/// Every descriptor either engine opens is close-on-exec, whatever the
+/// caller's flags hold, `O_CLOEXEC` among them (it is added, never
+/// toggled), and keeps the flags asked for: an `O_PATH` open gives an
+/// `O_PATH` descriptor, on every way through each engine (a last name,
+/// a path that ends on a directory, the root `/` itself).
+#[test]
+fn every_descriptor_is_close_on_exec_and_opened_as_asked() {
+    let t = tree();
+    let root = rustix::fd::AsFd::as_fd(&t.root);
+    let file = t.base.join("root/file");
+    let sub = t.base.join("root/sub");
+    let engines = [Some(Engine::Walk), kernel()];
+    for engine in engines.into_iter().flatten() {
+        for asked in [OFlags::empty(), OFlags::CLOEXEC] {
+            let mut opened = Vec::new();
+            for rest in ["file", "to_sub/inner", "sub", "", "sub/.."] {
+                let fd = engine.open_beneath(
+                    root,
+                    rest.as_bytes(),
+                    OFlags::PATH | asked,
+                    Mode::empty(),
+                    Scope::Beneath,
+                );
+                opened.push((rest.to_owned(), OFlags::PATH, fd));
+            }
+            let write = OFlags::WRONLY | OFlags::CREATE | asked;
+            let fd = engine.open_beneath(
+                root,
+                b"sub/created",
+                write,
+                Mode::from_raw_mode(0o644),
+                Scope::Beneath,
+            );
+            opened.push(("sub/created".to_owned(), OFlags::WRONLY, fd));
+            for path in [Path::new("/"), &file, &sub] {
+                let bytes = path.as_os_str().as_encoded_bytes();
+                let fd = engine.open_physical(bytes, OFlags::PATH | asked, Mode::empty());
+                opened.push((path.display().to_string(), OFlags::PATH, fd));
+            }
+            for (what, mode, fd) in opened {
+                let fd = fd.unwrap_or_else(|e| panic!("{engine:?} {asked:?} {what}: {e}"));
+                let fd_flags = rustix::io::fcntl_getfd(&fd).expect("F_GETFD");
+                assert!(
+                    fd_flags.contains(rustix::io::FdFlags::CLOEXEC),
+                    "{engine:?} {asked:?} {what}: not close-on-exec"
+                );
+                let status = rustix::fs::fcntl_getfl(&fd).expect("F_GETFL");
+                assert!(
+                    status.contains(mode),
+                    "{engine:?} {asked:?} {what}: {status:?}"
+                );
+            }
+        }
     }
 }
 
@@ -282,7 +357,7 @@ fn physical_open_refuses_any_link() {
 fn last_is_link_sees_only_a_final_symlink() {
     let t = tree();
     for engine in [Engine::Walk, Engine::Openat2] {
-        if engine == Engine::Openat2 && Backend::Openat2.engine().is_err() {
+        if engine == Engine::Openat2 && Engine::kernel().is_err() {
             continue;
         }
         for (rest, link) in [
@@ -296,7 +371,7 @@ fn last_is_link_sees_only_a_final_symlink() {
             ("loop1/x", false),
         ] {
             assert_eq!(
-                super::last_is_link(engine, &t.root, rest.as_bytes(), Scope::Beneath),
+                engine.last_is_link(&t.root, rest.as_bytes(), Scope::Beneath),
                 link,
                 "{engine:?} {rest}"
             );

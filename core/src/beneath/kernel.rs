@@ -1,10 +1,12 @@
 //! The openat2 backend: the kernel resolves beneath the root.
 
+use std::sync::OnceLock;
+
 use rustix::fd::{BorrowedFd, OwnedFd};
 use rustix::fs::{openat2, Mode, OFlags, ResolveFlags, CWD};
 use rustix::io::Errno;
 
-use super::Scope;
+use super::scope::Scope;
 
 /// A scoped lookup fails with `EAGAIN` when a rename or mount anywhere in
 /// the system raced its `..`; the kernel asks the caller to retry.
@@ -48,6 +50,24 @@ pub(crate) fn open_physical(path: &[u8], flags: OFlags, mode: Mode) -> Result<Ow
             mode_for(flags, mode),
             resolve,
         )
+    })
+}
+
+/// Whether `openat2` works here, asked once per process: the answer cannot
+/// change while the process runs, and a real `EPERM` on some file must not
+/// be mistaken for a seccomp filter. `ENOSYS` before Linux 5.6, `EPERM`
+/// from a seccomp filter that refuses it.
+pub(crate) fn openat2_support() -> Result<(), Errno> {
+    static SUPPORT: OnceLock<Result<(), Errno>> = OnceLock::new();
+    *SUPPORT.get_or_init(|| {
+        openat2(
+            CWD,
+            "/",
+            OFlags::PATH | OFlags::CLOEXEC,
+            Mode::empty(),
+            ResolveFlags::NO_MAGICLINKS,
+        )
+        .map(drop)
     })
 }
 

@@ -1,112 +1,33 @@
-//! The file-system seam: the two primitives resolution needs.
-
-use std::ffi::{OsStr, OsString};
-use std::io;
-use std::os::fd::{AsFd, AsRawFd};
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
-use std::path::{Path, PathBuf};
+//! The real file system, and the kernel shortcuts it brings: the whole
+//! path resolved in one `open(O_PATH)`, and a path vouched for beneath its
+//! root by `openat2(RESOLVE_BENEATH)`.
 
 use std::cell::Cell;
-use std::os::fd::OwnedFd;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::ffi::{OsStr, OsString};
+use std::io;
+use std::os::fd::{AsFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
 
-use rustix::fs::{AtFlags, FileType, Mode, OFlags, ResolveFlags, CWD};
+use rustix::fs::{Mode, OFlags};
 use rustix::io::Errno;
 
+use crate::beneath::{named_in, written_in_place, Engine};
 use crate::lexical::is_normal;
+use crate::limits::PATH_MAX;
 use crate::op::Op;
-use crate::open::kernel::{open_beneath, open_physical};
-use crate::open::Scope;
-use crate::resolve::PATH_MAX;
-
-/// What a name is, without following it (as `lstat` says).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FileKind {
-    /// A directory.
-    Dir,
-    /// A regular file, or anything else that is neither a directory nor a
-    /// symlink (fifo, socket, device): none can be walked through.
-    File,
-    /// A symbolic link.
-    Symlink,
-}
-
-/// The primitives path resolution needs: `lstat` and `readlink`.
-///
-/// Resolution only ever asks about paths whose every component but the
-/// last is a directory it has already reached, so an implementation need not
-/// follow links anywhere.
-pub trait Fs {
-    /// The kind of `path`'s last component, not following it.
-    ///
-    /// # Errors
-    ///
-    /// An `io::Error` carrying the errno the kernel would give (`ENOENT`
-    /// for a name that does not exist, `ENOTDIR`, `ENAMETOOLONG`, …).
-    fn lstat(&self, path: &Path) -> io::Result<FileKind>;
-
-    /// The target of the symlink at `path`, verbatim.
-    ///
-    /// # Errors
-    ///
-    /// As for [`Fs::lstat`]; `EINVAL` when `path` is not a symlink.
-    fn readlink(&self, path: &Path) -> io::Result<OsString>;
-
-    /// Where `op` on the absolute `path` lands, found in one go where this
-    /// file system can do that faster than a walk (the kernel can).
-    ///
-    /// `None` means "walk instead": the shortcut is unavailable, or the
-    /// path fails or needs the walk's own rules (a final link on a write).
-    /// A `Some` answer must be exactly the walk's target.
-    fn resolve_whole(&self, path: &[u8], op: Op) -> Option<PathBuf> {
-        let _ = (path, op);
-        None
-    }
-
-    /// Whether `op` on `path` certainly lands at or beneath the root whose
-    /// path is `path[..root_len]`, found without naming the target, for
-    /// [`Roots::inside`].
-    ///
-    /// `path` is normal (no `.`, `..` or empty segment, no NUL, no final
-    /// `/`), shorter than `PATH_MAX`, and continues past the root's path:
-    /// after a `/`, or at once for the root `/`. `true` promises two
-    /// things: the root's path names a directory with no link anywhere in
-    /// its text, and `op` on `path` resolves (as [`resolve_target`] would)
-    /// to a target at or beneath it. `false` means only "not known": the
-    /// caller checks the long way, so an implementation may refuse
-    /// whatever it cannot vouch for cheaply.
-    ///
-    /// [`resolve_target`]: crate::resolve_target
-    /// [`Roots::inside`]: crate::Roots::inside
-    fn lands_beneath(&self, path: &[u8], root_len: usize, op: Op) -> bool {
-        let _ = (path, root_len, op);
-        false
-    }
-}
-
-impl<F: Fs + ?Sized> Fs for &F {
-    fn lstat(&self, path: &Path) -> io::Result<FileKind> {
-        (**self).lstat(path)
-    }
-
-    fn readlink(&self, path: &Path) -> io::Result<OsString> {
-        (**self).readlink(path)
-    }
-
-    fn resolve_whole(&self, path: &[u8], op: Op) -> Option<PathBuf> {
-        (**self).resolve_whole(path, op)
-    }
-
-    fn lands_beneath(&self, path: &[u8], root_len: usize, op: Op) -> bool {
-        (**self).lands_beneath(path, root_len, op)
-    }
-}
+use crate::procfs::fd_path;
+use crate::seam::sealed::Sealed;
+use crate::seam::{resolver_by_reference, FileKind, Resolver};
 
 /// The real file system of this process.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct RealFs;
 
-impl Fs for RealFs {
+impl Resolver for RealFs {}
+resolver_by_reference!(RealFs);
+
+impl Sealed for RealFs {
     fn lstat(&self, path: &Path) -> io::Result<FileKind> {
         let file_type = std::fs::symlink_metadata(path)?.file_type();
         Ok(if file_type.is_symlink() {
@@ -124,11 +45,11 @@ impl Fs for RealFs {
     }
 
     fn lands_beneath(&self, path: &[u8], root_len: usize, op: Op) -> bool {
-        RealFs::open_beneath_root(path, root_len, op)
+        open_beneath_root(path, root_len, op)
     }
 
     /// The kernel resolves the whole path in one `open(O_PATH)` and names
-    /// what it reached in `/proc/self/fd`: three system calls whatever the
+    /// what it reached in `/proc/<pid>/fd`: three system calls whatever the
     /// depth, and faithful by construction. A normal path that the kernel
     /// opens with `RESOLVE_NO_SYMLINKS` leads exactly where its text says,
     /// so then even the `/proc` lookup is skipped. Any failure falls back to
@@ -185,59 +106,46 @@ impl Fs for RealFs {
                 if known_parent {
                     return Some(PathBuf::from(OsStr::from_bytes(path)));
                 }
-                let mut target = fd_path(&dir)?.into_os_string().into_vec();
-                if target != b"/" {
-                    target.push(b'/');
-                }
-                target.extend_from_slice(name);
-                Some(PathBuf::from(OsString::from_vec(target)))
+                named_in(&dir, name)
             }
         }
     }
 }
 
-impl RealFs {
-    /// [`Fs::lands_beneath`]. A path with no link in it is opened whole
-    /// with `RESOLVE_NO_SYMLINKS`, as [`Fs::resolve_whole`] does: then it
-    /// leads where its text says. Otherwise the root is opened with
-    /// `RESOLVE_NO_SYMLINKS` (so its text names it, link-free), and the rest
-    /// beneath it with `RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS`, which the
-    /// kernel fails (`EXDEV`, `ELOOP`) rather than let a `..` or an
-    /// absolute link leave the root, even one that would come back. A
-    /// write opens the parent so, and then looks at the name: a final
-    /// directory or link is the walk's to judge (`false`), a file or
-    /// nothing is written in place. Every failure is `false`.
-    fn open_beneath_root(path: &[u8], root_len: usize, op: Op) -> bool {
-        // What is opened: the target for a read, its parent for a write.
-        let (whole, name, extra) = match op {
-            Op::Read => (path, None, OFlags::empty()),
-            Op::Write => match parent_and_name(path) {
-                Some((parent, name)) => (parent, Some(name), OFlags::DIRECTORY),
-                None => return false,
-            },
-        };
-        let (root, opened) = split_at_root(whole, root_len);
-        let fd = match open_link_free(whole, extra) {
-            LinkFree::Opened(fd) => fd,
-            LinkFree::Failed => return false,
-            LinkFree::Link if NO_OPENAT2.load(Ordering::Relaxed) => return false,
-            LinkFree::Link => {
-                let Ok(dir) = open_physical(root, OFlags::PATH | OFlags::DIRECTORY, Mode::empty())
-                else {
-                    return false;
-                };
-                if opened.is_empty() {
-                    dir
-                } else {
-                    let flags = OFlags::PATH | extra;
-                    match open_beneath(dir.as_fd(), opened, flags, Mode::empty(), Scope::Beneath) {
-                        Ok(fd) => fd,
-                        Err(_) => return false,
-                    }
-                }
-            }
-        };
-        name.is_none_or(|name| written_in_place(&fd, name))
+/// [`Sealed::lands_beneath`]. A path with no link in it is opened whole
+/// with `RESOLVE_NO_SYMLINKS`, as [`Sealed::resolve_whole`] does: then it
+/// leads where its text says. Otherwise the root is opened with
+/// `RESOLVE_NO_SYMLINKS` (so its text names it, link-free), and the rest
+/// beneath it with `RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS`, which the
+/// kernel fails (`EXDEV`, `ELOOP`) rather than let a `..` or an
+/// absolute link leave the root, even one that would come back. A
+/// write opens the parent so, and then looks at the name: a final
+/// directory or link is the walk's to judge (`false`), a file or
+/// nothing is written in place. Every failure is `false`.
+fn open_beneath_root(path: &[u8], root_len: usize, op: Op) -> bool {
+    // What a path with no link is opened for: the target for a read, its
+    // parent for a write.
+    let (whole, name, extra) = match op {
+        Op::Read => (path, None, OFlags::empty()),
+        Op::Write => match parent_and_name(path) {
+            Some((parent, name)) => (parent, Some(name), OFlags::DIRECTORY),
+            None => return false,
+        },
+    };
+    match open_link_free(whole, extra) {
+        LinkFree::Opened(fd) => name.is_none_or(|name| written_in_place(&fd, name)),
+        LinkFree::Failed => false,
+        LinkFree::Link => {
+            let Ok(kernel) = Engine::kernel() else {
+                return false;
+            };
+            let (root, rest) = split_at_root(path, root_len);
+            let root_flags = OFlags::PATH | OFlags::DIRECTORY;
+            let Ok(dir) = kernel.open_physical(root, root_flags, Mode::empty()) else {
+                return false;
+            };
+            kernel.landing(dir.as_fd(), rest, op).is_some()
+        }
     }
 }
 
@@ -247,19 +155,6 @@ fn parent_and_name(path: &[u8]) -> Option<(&[u8], &[u8])> {
     let cut = memchr::memrchr(b'/', path)?;
     let parent = if cut == 0 { &b"/"[..] } else { &path[..cut] };
     Some((parent, &path[cut + 1..]))
-}
-
-/// Whether a write of `name` in the directory `dir` lands on that name
-/// itself: nothing is there, or a file. A directory or a link there is the
-/// walk's to judge (the write fails, or follows the link).
-fn written_in_place(dir: &impl AsFd, name: &[u8]) -> bool {
-    match rustix::fs::statat(dir, OsStr::from_bytes(name), AtFlags::SYMLINK_NOFOLLOW) {
-        Ok(stat) => !matches!(
-            FileType::from_raw_mode(stat.st_mode),
-            FileType::Directory | FileType::Symlink
-        ),
-        Err(errno) => errno == Errno::NOENT,
-    }
 }
 
 /// `path` cut into the root's path, its first `root_len` bytes, and the
@@ -275,10 +170,6 @@ fn split_at_root(path: &[u8], root_len: usize) -> (&[u8], &[u8]) {
     (root, rest)
 }
 
-/// A kernel without `openat2` (before Linux 5.6) is remembered, and not
-/// asked again.
-static NO_OPENAT2: AtomicBool = AtomicBool::new(false);
-
 const O_PATH: OFlags = OFlags::PATH.union(OFlags::CLOEXEC);
 const O_PATH_DIR: OFlags = O_PATH.union(OFlags::DIRECTORY);
 
@@ -293,8 +184,8 @@ enum LinkFree {
     Failed,
 }
 
-/// Opens `path` with `RESOLVE_NO_SYMLINKS`, remembering a kernel that has
-/// no `openat2` (before Linux 5.6).
+/// Opens `path` with `RESOLVE_NO_SYMLINKS`, where the kernel has `openat2`
+/// (asked once, by [`Engine::kernel`]).
 ///
 /// Where paths keep leading through links (a root reached through one, say)
 /// the attempt is wasted work, so after a run of misses a thread tries only
@@ -304,27 +195,16 @@ fn open_link_free(path: &[u8], extra: OFlags) -> LinkFree {
     thread_local! {
         static MISSES: Cell<u32> = const { Cell::new(0) };
     }
-    if NO_OPENAT2.load(Ordering::Relaxed) {
+    let Ok(kernel) = Engine::kernel() else {
         return LinkFree::Link;
-    }
+    };
     let misses = MISSES.with(Cell::get);
     if misses >= MISS_STREAK && misses % RETRY_EVERY != 0 {
         MISSES.with(|m| m.set(misses.wrapping_add(1)));
         return LinkFree::Link;
     }
-    let how = ResolveFlags::NO_SYMLINKS;
-    let outcome = match rustix::fs::openat2(
-        CWD,
-        OsStr::from_bytes(path),
-        O_PATH | extra,
-        Mode::empty(),
-        how,
-    ) {
+    let outcome = match kernel.open_physical(path, OFlags::PATH | extra, Mode::empty()) {
         Ok(fd) => LinkFree::Opened(fd),
-        Err(Errno::NOSYS) => {
-            NO_OPENAT2.store(true, Ordering::Relaxed);
-            LinkFree::Link
-        }
         // ELOOP is the link; EPERM may be a seccomp filter refusing openat2;
         // EAGAIN and EXDEV cannot come from these flags, but cost nothing.
         Err(Errno::LOOP | Errno::PERM | Errno::AGAIN | Errno::XDEV) => LinkFree::Link,
@@ -344,78 +224,6 @@ const MISS_STREAK: u32 = 4;
 /// While rationed, one path in this many is tried link-free.
 const RETRY_EVERY: u32 = 16;
 
-/// The path the kernel gives for what `fd` refers to: the link
-/// `/proc/<pid>/fd/<fd>`. Naming this process by its pid rather than by
-/// `/proc/self` spares the kernel following the `self` link, about an
-/// eighth of the lookup. Only where `/proc/self` is found to name that same
-/// pid ([`proc_knows_pid`]) is the pid used; otherwise `/proc/self`, as
-/// before.
-fn fd_path(fd: &impl AsFd) -> Option<PathBuf> {
-    let fd = u32::try_from(fd.as_fd().as_raw_fd()).ok()?;
-    let pid = std::process::id();
-    // "/proc/" + 10 digits + "/fd/" + 10 digits.
-    let mut link = [0u8; 30];
-    let mut len = 0;
-    let mut put = |bytes: &[u8]| {
-        link[len..len + bytes.len()].copy_from_slice(bytes);
-        len += bytes.len();
-    };
-    put(b"/proc/");
-    if proc_knows_pid(pid) {
-        put(decimal(pid, &mut [0; 10]));
-    } else {
-        put(b"self");
-    }
-    put(b"/fd/");
-    put(decimal(fd, &mut [0; 10]));
-    let target = rustix::fs::readlink(OsStr::from_bytes(&link[..len]), Vec::new()).ok()?;
-    let bytes = target.into_bytes();
-    // A path the kernel cannot express from our root is not a real path.
-    if bytes.first() != Some(&b'/') || bytes.ends_with(b" (deleted)") {
-        return None;
-    }
-    Some(PathBuf::from(OsString::from_vec(bytes)))
-}
-
-/// Whether `/proc/<pid>` is this process, whose pid is `pid`: `/proc/self`
-/// names `pid`. It may not where `/proc` belongs to another pid namespace
-/// than the process. Asked once per pid, so a forked child, whose pid
-/// differs, asks again; a pid whose answer was no is remembered too.
-fn proc_knows_pid(pid: u32) -> bool {
-    /// The pid last asked about and its answer, as [`remembered`] keeps them.
-    static ASKED: AtomicU64 = AtomicU64::new(0);
-    remembered(&ASKED, pid, || {
-        rustix::fs::readlink("/proc/self", Vec::new())
-            .is_ok_and(|name| name.as_bytes() == decimal(pid, &mut [0; 10]))
-    })
-}
-
-/// `ask()`'s answer about `pid`, asked only when `asked` holds another pid.
-/// `asked` holds the pid last asked about, shifted left, with the answer in
-/// bit 0 (0 before the first question: no pid is 0).
-fn remembered(asked: &AtomicU64, pid: u32, ask: impl FnOnce() -> bool) -> bool {
-    let last = asked.load(Ordering::Relaxed);
-    if last >> 1 == u64::from(pid) {
-        return last & 1 == 1;
-    }
-    let answer = ask();
-    asked.store(u64::from(pid) << 1 | u64::from(answer), Ordering::Relaxed);
-    answer
-}
-
-/// `n` in decimal, written at the end of `digits`.
-fn decimal(mut n: u32, digits: &mut [u8; 10]) -> &[u8] {
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            return &digits[at..];
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     //! The kernel shortcut must answer (not merely fall back to the walk,
@@ -424,6 +232,8 @@ mod tests {
 
     use super::*;
     use crate::resolve::resolve_target;
+    use crate::seam::Fs;
+    use rustix::fs::{FileType, CWD};
     use std::os::unix::fs::symlink;
 
     /// A canonical temp dir with `real/file`, `real/sub/`, `link -> real`,
@@ -451,6 +261,49 @@ mod tests {
             .path;
         assert_eq!(fast, walk, "{path:?} {op:?}");
         fast
+    }
+
+    /// A reference to the real file system answers as the file system
+    /// itself, shortcuts included.
+    #[test]
+    fn a_reference_answers_as_the_file_system_itself() {
+        let (_dir, base) = tree();
+        let by_ref = &RealFs;
+        for (rest, op) in [
+            ("real/file", Op::Read),
+            ("link/new", Op::Write),
+            ("missing", Op::Read),
+        ] {
+            let path = base.join(rest);
+            let bytes = path.as_os_str().as_bytes();
+            assert_eq!(
+                by_ref.resolve_whole(bytes, op),
+                RealFs.resolve_whole(bytes, op)
+            );
+            for root in [base.join("real"), base.clone()] {
+                let len = root.as_os_str().len();
+                assert_eq!(
+                    by_ref.lands_beneath(bytes, len, op),
+                    RealFs.lands_beneath(bytes, len, op),
+                    "{rest} beneath {root:?}"
+                );
+            }
+        }
+        assert!(by_ref.lands_beneath(
+            base.join("real/file").as_os_str().as_bytes(),
+            base.as_os_str().len(),
+            Op::Read
+        ));
+        assert_eq!(
+            by_ref.lstat(&base.join("link")).ok(),
+            Some(FileKind::Symlink)
+        );
+        assert_eq!(by_ref.lstat(&base.join("real")).ok(), Some(FileKind::Dir));
+        assert_eq!(
+            by_ref.readlink(&base.join("link")).ok(),
+            Some("real".into())
+        );
+        assert!(by_ref.readlink(&base.join("real")).is_err());
     }
 
     /// The real file system with the shortcut turned off.
@@ -496,7 +349,7 @@ mod tests {
             }
         }
         // A name of exactly NAME_MAX bytes is a name.
-        let longest = "n".repeat(crate::resolve::NAME_MAX);
+        let longest = "n".repeat(crate::limits::NAME_MAX);
         assert_eq!(
             answers(&base.join("real").join(&longest), Op::Write),
             base.join("real").join(&longest)
@@ -656,78 +509,5 @@ mod tests {
                 Op::Read
             ));
         }
-    }
-
-    #[test]
-    fn fd_path_names_high_descriptors_and_refuses_deleted_files() {
-        let (_dir, base) = tree();
-        // Hold enough descriptors that some have two and three digits.
-        let mut held = Vec::new();
-        for i in 0..120 {
-            let path = base.join(format!("f{i}"));
-            std::fs::write(&path, b"").expect("file");
-            held.push((std::fs::File::open(&path).expect("open"), path));
-        }
-        let mut widths = std::collections::BTreeSet::new();
-        for (file, path) in &held {
-            widths.insert(file.as_raw_fd().to_string().len());
-            assert_eq!(fd_path(file).as_deref(), Some(path.as_path()));
-        }
-        assert!(widths.contains(&2) && widths.contains(&3), "{widths:?}");
-        let (file, path) = held.pop().expect("one");
-        std::fs::remove_file(&path).expect("remove");
-        assert_eq!(fd_path(&file), None, "a deleted file has no path");
-    }
-
-    #[test]
-    fn decimal_writes_every_width() {
-        for n in [0, 7, 10, 99, 100, 4_194_304, u32::MAX] {
-            assert_eq!(decimal(n, &mut [0; 10]), n.to_string().as_bytes());
-        }
-    }
-
-    /// The pid route and the `/proc/self` route name the same file, and a
-    /// change of pid (as in a forked child) is noticed: the pid is asked
-    /// about again, not taken from the last answer.
-    #[test]
-    fn fd_path_by_pid_agrees_with_proc_self_and_notices_a_new_pid() {
-        let (_dir, base) = tree();
-        let file = std::fs::File::open(base.join("link/file")).expect("open");
-        let own = std::process::id();
-        let by_self = std::fs::read_link(format!("/proc/self/fd/{}", file.as_raw_fd()))
-            .expect("/proc/self/fd");
-        assert_eq!(by_self, base.join("real/file"));
-        let self_names_own = std::fs::read_link("/proc/self")
-            .is_ok_and(|name| name.as_os_str().as_bytes() == own.to_string().as_bytes());
-        assert_eq!(proc_knows_pid(own), self_names_own);
-        // Another pid: /proc/self does not name it.
-        assert!(!proc_knows_pid(own.wrapping_add(1)));
-        assert_eq!(proc_knows_pid(own), self_names_own);
-        assert_eq!(fd_path(&file), Some(by_self));
-    }
-
-    /// One question per pid, yes or no, and a new question when the pid
-    /// changes (a forked child), with its own answer.
-    #[test]
-    fn the_answer_about_a_pid_is_remembered_until_the_pid_changes() {
-        let asked = AtomicU64::new(0);
-        let questions = Cell::new(0);
-        let ask = |answer: bool| {
-            let questions = &questions;
-            move || {
-                questions.set(questions.get() + 1);
-                answer
-            }
-        };
-        assert!(remembered(&asked, 41, ask(true)));
-        assert!(remembered(&asked, 41, ask(false)), "remembered, not asked");
-        assert_eq!(questions.get(), 1);
-        assert!(!remembered(&asked, 42, ask(false)), "a new pid is asked");
-        assert!(!remembered(&asked, 42, ask(true)), "a no is remembered too");
-        assert_eq!(questions.get(), 2);
-        assert!(remembered(&asked, 41, ask(true)));
-        assert!(remembered(&asked, u32::MAX, ask(true)));
-        assert!(remembered(&asked, u32::MAX, ask(false)));
-        assert_eq!(questions.get(), 4);
     }
 }

@@ -17,8 +17,8 @@ use rustix::fd::{BorrowedFd, OwnedFd};
 use rustix::fs::{fstat, fstatfs, openat, readlinkat, FileType, Mode, OFlags, CWD};
 use rustix::io::Errno;
 
-use super::Scope;
-use crate::resolve::{MAX_LINKS, NAME_MAX, PATH_MAX};
+use super::scope::Scope;
+use crate::limits::{MAX_LINKS, NAME_MAX, PATH_MAX};
 
 /// How often a final name that changed kind between two looks (a file
 /// swapped for a link) is looked at again before giving up.
