@@ -1,5 +1,5 @@
 #!/bin/bash -eu
-# ClusterFuzzLite / OSS-Fuzz build: every target of fuzz/ built with
+# ClusterFuzzLite / OSS-Fuzz build: every target of fuzz/targets built with
 # cargo-fuzz and copied to $OUT with its seed corpus
 # (<target>_seed_corpus.zip), dictionary (<target>.dict) and, where
 # fuzz/options/ has one, libFuzzer options (<target>.options), which the
@@ -22,8 +22,8 @@ cargo fuzz build -O --debug-assertions -s "$sanitizer"
 
 target_dir=${CARGO_TARGET_DIR:-fuzz/target}
 release=$target_dir/x86_64-unknown-linux-gnu/release
-for source in fuzz/fuzz_targets/*.rs; do
-    target=$(basename "$source" .rs)
+# fuzz/targets is the one list of targets, one name a line.
+while read -r target; do
     cp "$release/$target" "$OUT/"
     rm -f "$OUT/${target}_seed_corpus.zip"
     zip -jq "$OUT/${target}_seed_corpus.zip" "fuzz/corpus/$target"/*
@@ -32,4 +32,4 @@ for source in fuzz/fuzz_targets/*.rs; do
     if [ -f "fuzz/options/$target.options" ]; then
         cp "fuzz/options/$target.options" "$OUT/$target.options"
     fi
-done
+done <fuzz/targets

@@ -5,7 +5,7 @@ after those files change: `python3 fuzz/make_seeds.py`.
 
 The structured targets (lexical_roots, resolve_model, resolve_kernel) read a
 scenario document as it is when the input is one; other bytes decode as an
-`Arbitrary` spec (see proptests/src/fuzzing.rs). `lexical` reads
+`Arbitrary` spec of the generators (proptests/src/gen/). `lexical` reads
 [set, mode, path bytes...] against its pool of root sets
 (proptests/src/fuzzing/pool.rs)."""
 import hashlib
@@ -35,7 +35,9 @@ def write(target, data, name=None):
 # The spec-N and spec-sibling-N seeds of the structured targets are bytes
 # that decode to rich specs, written by an ignored test (see its doc):
 #   cargo test -p rootguard-proptests --test fuzz_regressions -- --ignored
-# they are kept; everything else is written again.
+# they are kept; everything else is written again. When the spec types of
+# proptests/src/gen/ change, the same bytes decode to other specs: run that
+# test again.
 for target in ["root_uri", "lexical", "lexical_roots", "resolve_model", "resolve_kernel",
                "scenario_json"]:
     folder = os.path.join(CORPUS, target)

@@ -6,8 +6,8 @@
 #   fuzz/smoke.sh [SECONDS]
 #
 # Needs cargo-fuzz; installs it (`cargo install cargo-fuzz --locked`) when
-# it is missing and crates.io answers, and otherwise says plainly that it
-# skips and exits 0. Runs on stable with RUSTC_BOOTSTRAP=1 (or on nightly
+# it is missing and crates.io answers; otherwise it says plainly that it
+# skips and exits 0, or, under CI=true, fails. Runs on stable with RUSTC_BOOTSTRAP=1 (or on nightly
 # with FUZZ_TOOLCHAIN=nightly). Exits 1 on a crash, after printing the
 # input as a reproducer. It also runs fuzz/test-build-sh.sh (the
 # ClusterFuzzLite build.sh, without Docker). The regression inputs are not
@@ -23,7 +23,13 @@ if [ "$seconds" -gt 30 ]; then seconds=30; fi
 if ! cargo fuzz --version >/dev/null 2>&1; then
     echo "== fuzz smoke: cargo-fuzz is missing; installing it from crates.io"
     if ! cargo install cargo-fuzz --locked >/tmp/rootguard-cargo-fuzz-install.log 2>&1; then
-        echo "== fuzz smoke: SKIPPED: cargo-fuzz is not installed and could not be installed (see /tmp/rootguard-cargo-fuzz-install.log)"
+        case "${CI:-}" in
+        true | 1)
+            echo "== fuzz smoke: FAILED: cargo-fuzz is not installed and could not be installed (see /tmp/rootguard-cargo-fuzz-install.log); under CI nothing skips"
+            exit 1
+            ;;
+        esac
+        echo "== fuzz smoke: SKIPPED: cargo-fuzz is not installed and could not be installed (see /tmp/rootguard-cargo-fuzz-install.log); CI=true makes this a failure"
         exit 0
     fi
 fi

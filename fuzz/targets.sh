@@ -1,9 +1,19 @@
 # Sourced by campaign.sh and smoke.sh: the fuzz targets, and how each is
-# built and run. (.clusterfuzzlite/build.sh builds every target of
-# fuzz_targets/ with cargo-fuzz's defaults; see README.md, "Speed".)
+# built and run. (.clusterfuzzlite/build.sh builds every target with
+# cargo-fuzz's defaults; see README.md, "Speed".)
 
-# Every target, in the order they run.
-TARGETS=(root_uri lexical lexical_roots resolve_model resolve_kernel scenario_json)
+fuzz_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# Every target, in the order they run: fuzz/targets, one name a line, is
+# the one list (proptests/tests/fuzz_target_list.rs holds Cargo.toml's
+# bins, fuzz_targets/, corpus/, dicts/, regressions/ and
+# rootguard_proptests::fuzzing::TARGETS to it).
+mapfile -t TARGETS <"$fuzz_dir/targets"
+
+# The targets that reach core's `unsafe` code (the SSE2 loads in
+# core/src/lexical.rs and core/src/index.rs), whose out-of-bounds reads
+# only AddressSanitizer sees: the nightly workflow's ASan pass runs these.
+ASAN_TARGETS=(lexical resolve_kernel)
 
 # cargo-fuzz build flags of a target beyond the sanitizer, one a line.
 # `lexical` and `resolve_model` are built without -trace-compares: the
@@ -28,7 +38,6 @@ build_flags() {
 # built `--features judge-no-coverage` (every other crate, and every other
 # target, is compiled as cargo-fuzz asks). A wrapper already set is kept and
 # still runs.
-fuzz_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 if [ "${RUSTC_WRAPPER:-}" != "$fuzz_dir/rustc-wrapper.sh" ]; then
     export ROOTGUARD_RUSTC_WRAPPER=${RUSTC_WRAPPER:-}
     export RUSTC_WRAPPER=$fuzz_dir/rustc-wrapper.sh

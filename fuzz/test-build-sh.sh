@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tests .clusterfuzzlite/build.sh as far as it can be without Docker: with
 # $SRC, $OUT and $WORK as OSS-Fuzz sets them (temp dirs here, the checkout
-# linked in as $SRC/rootguard), it must build every target of fuzz/ and put
+# linked in as $SRC/rootguard), it must build every target of fuzz/targets and put
 # the binary, <target>_seed_corpus.zip and <target>.dict in $OUT, and each
 # binary must run its seeds.
 #
@@ -26,8 +26,8 @@ fail() {
     failed=$((failed + 1))
 }
 targets=0
-for source in "$repo"/fuzz/fuzz_targets/*.rs; do
-    t=$(basename "$source" .rs)
+# fd 3, so that nothing in the loop reads the list as its stdin.
+while read -r t <&3; do
     targets=$((targets + 1))
     [ -x "$OUT/$t" ] || fail "$OUT/$t is not an executable"
     [ -f "$OUT/$t.dict" ] && cmp -s "$OUT/$t.dict" "$repo/fuzz/dicts/$t.dict" \
@@ -53,9 +53,9 @@ for source in "$repo"/fuzz/fuzz_targets/*.rs; do
     else
         fail "$zip is missing"
     fi
-done
+done 3<"$repo/fuzz/targets"
 extra=$(ls "$OUT" | grep -Ev '_seed_corpus\.zip$|\.dict$|\.options$' | sort)
-expected=$(ls "$repo"/fuzz/fuzz_targets/ | sed 's/\.rs$//' | sort)
+expected=$(sort "$repo/fuzz/targets")
 [ "$extra" = "$expected" ] || fail "\$OUT holds other binaries: $(echo $extra)"
 
 echo "build.sh: $targets targets checked, $failed problems"

@@ -15,9 +15,10 @@
 //! | `resolve_kernel`| [`ScenarioInput`]  | [`check_resolve_kernel`]      |
 //! | `scenario_json` | `&[u8]`            | [`check_scenario_json`]       |
 //!
-//! A [`ScenarioInput`] is either a small *spec* (tree entries drawn from a
-//! small name pool plus hostile pieces, link targets, roots in valid and
-//! invalid forms, queries) rendered by [`ScenarioSpec::to_scenario`], or,
+//! A [`ScenarioInput`] is either a small *spec* of the generators
+//! ([`ScenarioSpec`]: tree entries drawn from a small name pool plus
+//! hostile pieces, link targets, roots in valid and invalid forms,
+//! queries) rendered by [`ScenarioSpec::to_scenario`], or,
 //! when the bytes are a scenario document (`{"version": 1, ...}`), that
 //! document: so the bundled scenario files are seeds as they are. Its
 //! `Debug` is the scenario as JSON, a ready reproducer for
@@ -44,739 +45,20 @@ mod pool;
 
 pub use pool::{lexical_path, root_sets, RootSet, SET_COUNT};
 
-use std::collections::BTreeSet;
 use std::ffi::OsStr;
 use std::fmt;
 use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The `arbitrary` crate, for code that decodes inputs as the targets do.
 pub use arbitrary;
 use arbitrary::{Arbitrary, Unstructured};
 
-use crate::oracle::{is_within, judge, judge_scenario, parse_root_uri, read_target, write_target};
-use crate::oracle::{LexicalModel, ModelFs, NoTarget, Outside};
-use crate::strategies::ROOT_SUFFIXES;
-use crate::{kernel, Case, Document, Entry, Judgement, Materialized, Op, Scenario, Truth};
-
-/// The made-up base of in-memory runs (as in `tests/differential.rs`).
-pub const MODEL_BASE: &str = "/rg-model/base";
-
-/// At most this many tree entries, roots and cases are rendered from a
-/// spec, however long the input: small scenarios keep exec/s high.
-const MAX_ENTRIES: usize = 8;
-const MAX_ROOTS: usize = 4;
-const MAX_CASES: usize = 6;
-const MAX_PIECES: usize = 6;
-
-/// The names trees are made of: the classic prefix victim, an NFC and an
-/// NFD spelling, and the chain's own names.
-const NAMES: &[&str] = &[
-    "a",
-    "b",
-    "project",
-    "project2",
-    "café",
-    "cafe\u{301}",
-    "data",
-    "x",
-    "k1",
-    "k2",
-];
-
-/// Affixes that make a sibling name look like, or sort next to, another,
-/// and pieces that mean something to a URI parser.
-const HOSTILE: &[&str] = &[
-    "0", "2", "-", "_", ".", "..", "~", "!", "$", "'", "\"", "`", " ", "\t", "\u{a0}", "\u{200b}",
-    "#", "?", "%", "%2e", "%2E", "%2e%2e", "%2F", "%2f", "%00", "%25", "@", ":", ";", "=", "+",
-    "\\", "*", "\u{2024}", "\u{ff0e}", "\u{2215}", "\n", "\u{301}",
-];
-
-/// Absolute link targets on the host; read-only look-ups reach them.
-const HOST_TARGETS: &[&str] = &[
-    "/",
-    "/etc",
-    "/etc/passwd",
-    "/etc/",
-    "/nonexistent-rootguard/x",
-    "/..",
-    "/tmp",
-    "//",
-    "/proc/self/root",
-];
-
-/// Whole roots that are not built around a tree path.
-const FIXED_ROOTS: &[&str] = &[
-    "file:///",
-    "file://",
-    "file:",
-    "",
-    "/",
-    "file:///%2e%2e",
-    "file:///etc",
-    "file://{base}",
-    "file:{base}/..",
-    "file://localhost",
-    "file:////",
-    "FILE:/",
-    "file:///{base}/../base",
-    "file://{base}%2F..",
-    "file:///rg-unrelated/elsewhere",
-    "http://{base}",
-];
-
-fn pick<'a>(pool: &[&'a str], i: u8) -> &'a str {
-    pool[usize::from(i) % pool.len()]
-}
-
-// ---------------------------------------------------------------- names
-
-/// A file name: from the pool, a hostile sibling of one, or long.
-#[derive(Arbitrary, Debug, Clone)]
-pub enum NameSpec {
-    /// A name from the pool.
-    Pool(u8),
-    /// A pool name with a hostile suffix.
-    Suffix(u8, u8),
-    /// A pool name with a hostile prefix.
-    Prefix(u8, u8),
-    /// A pool name in upper case.
-    Upper(u8),
-    /// A name of 250 to 260 bytes (over 255 is ENAMETOOLONG).
-    Long(u8),
-    /// Any text (sanitized where a tree needs a valid name).
-    Text(String),
-}
-
-impl NameSpec {
-    fn render(&self) -> String {
-        match self {
-            NameSpec::Pool(i) => pick(NAMES, *i).to_owned(),
-            NameSpec::Suffix(i, a) => format!("{}{}", pick(NAMES, *i), pick(HOSTILE, *a)),
-            NameSpec::Prefix(i, a) => format!("{}{}", pick(HOSTILE, *a), pick(NAMES, *i)),
-            NameSpec::Upper(i) => pick(NAMES, *i).to_uppercase(),
-            NameSpec::Long(n) => "l".repeat(250 + usize::from(*n) % 11),
-            NameSpec::Text(t) => t.chars().take(24).collect(),
-        }
-    }
-
-    /// A name the format accepts in a tree: not empty, `.` or `..`, no `/`
-    /// or NUL, at most 255 bytes.
-    fn render_entry_name(&self) -> String {
-        let name = self.render().replace(['/', '\0'], "_");
-        if name.is_empty() || name == "." || name == ".." || name.len() > 255 {
-            format!("{}_", name.chars().take(200).collect::<String>())
-        } else {
-            name
-        }
-    }
-}
-
-// ---------------------------------------------------------------- pieces
-
-/// One `/`-separated piece of a path, a link target or a root's path.
-#[derive(Arbitrary, Debug, Clone)]
-pub enum Piece {
-    /// The whole relative path of some tree entry.
-    EntryPath(u8),
-    /// The relative path of some directory of the tree (`.` when none).
-    DirPath(u8),
-    /// The last name of some tree entry.
-    EntryName(u8),
-    /// A hostile sibling of the last name of some tree entry.
-    EntrySibling(u8, u8),
-    /// A name from the pool or a sibling of one.
-    Name(NameSpec),
-    /// `.`
-    Dot,
-    /// `..`
-    DotDot,
-    /// An empty segment, which makes `//`.
-    Empty,
-    /// Raw bytes, non-UTF-8 and `/` and NUL included (lossy in text).
-    Bytes(Vec<u8>),
-}
-
-/// What the rendering of pieces may draw on: a tree's entry paths and
-/// directories.
-#[derive(Default)]
-struct TreeNames {
-    paths: Vec<String>,
-    dirs: Vec<String>,
-}
-
-impl TreeNames {
-    fn path(&self, i: u8) -> String {
-        if self.paths.is_empty() {
-            return pick(NAMES, i).to_owned();
-        }
-        self.paths[usize::from(i) % self.paths.len()].clone()
-    }
-
-    fn dir(&self, i: u8) -> String {
-        if self.dirs.is_empty() {
-            return ".".to_owned();
-        }
-        self.dirs[usize::from(i) % self.dirs.len()].clone()
-    }
-
-    fn name(&self, i: u8) -> String {
-        let path = self.path(i);
-        path.rsplit('/').next().unwrap_or(&path).to_owned()
-    }
-
-    fn render(&self, piece: &Piece) -> Vec<u8> {
-        match piece {
-            Piece::EntryPath(i) => self.path(*i).into_bytes(),
-            Piece::DirPath(i) => self.dir(*i).into_bytes(),
-            Piece::EntryName(i) => self.name(*i).into_bytes(),
-            Piece::EntrySibling(i, a) => {
-                format!("{}{}", self.name(*i), pick(HOSTILE, *a)).into_bytes()
-            }
-            Piece::Name(n) => n.render().into_bytes(),
-            Piece::Dot => b".".to_vec(),
-            Piece::DotDot => b"..".to_vec(),
-            Piece::Empty => Vec::new(),
-            Piece::Bytes(b) => b.iter().copied().take(24).collect(),
-        }
-    }
-
-    fn join(&self, pieces: &[Piece]) -> Vec<u8> {
-        let mut out = Vec::new();
-        for (i, piece) in pieces.iter().take(MAX_PIECES).enumerate() {
-            if i > 0 {
-                out.push(b'/');
-            }
-            out.extend(self.render(piece));
-        }
-        out
-    }
-
-    fn join_text(&self, pieces: &[Piece]) -> String {
-        String::from_utf8_lossy(&self.join(pieces)).into_owned()
-    }
-}
-
-// ---------------------------------------------------------------- trees
-
-/// Where a link points.
-#[derive(Arbitrary, Debug, Clone)]
-pub enum TargetSpec {
-    /// Relative pieces, with a trailing `/` when the flag is set.
-    Relative(Vec<Piece>, bool),
-    /// `{base}/` and pieces.
-    BaseAbsolute(Vec<Piece>),
-    /// An absolute path on the host.
-    Host(u8),
-    /// The link's own name: a loop.
-    SelfLoop,
-    /// Another entry, `{base}`-absolute when the flag is set, else relative.
-    Entry(u8, bool),
-    /// `..` (1 to 4 times) from the link's directory, then a piece.
-    Climb(u8, Piece),
-}
-
-/// What a tree entry is.
-#[derive(Arbitrary, Debug, Clone)]
-pub enum KindSpec {
-    /// A directory.
-    Dir,
-    /// An empty file.
-    File,
-    /// A symlink.
-    Link(TargetSpec),
-}
-
-/// One tree entry: a name in some directory made before it.
-#[derive(Arbitrary, Debug, Clone)]
-pub struct EntrySpec {
-    /// Which directory made so far (the base first) holds it.
-    pub parent: u8,
-    /// Its name.
-    pub name: NameSpec,
-    /// What it is.
-    pub kind: KindSpec,
-}
-
-/// A chain `k1 -> k2 -> ... -> kN -> end` at the top of the base.
-#[derive(Arbitrary, Debug, Clone)]
-pub struct ChainSpec {
-    /// Below 128: 1 to 5 links; else 38 to 42, around Linux's limit of 40.
-    pub len: u8,
-    /// Where the last link points.
-    pub end: TargetSpec,
-}
-
-impl ChainSpec {
-    fn links(&self) -> usize {
-        if self.len < 128 {
-            1 + usize::from(self.len) % 5
-        } else {
-            38 + usize::from(self.len) % 5
-        }
-    }
-}
-
-fn render_target(target: &TargetSpec, link: &str, names: &TreeNames) -> String {
-    let up = "../".repeat(link.matches('/').count());
-    let text = match target {
-        TargetSpec::Relative(pieces, slash) => {
-            let joined = names.join_text(pieces);
-            if *slash {
-                format!("{joined}/")
-            } else {
-                joined
-            }
-        }
-        TargetSpec::BaseAbsolute(pieces) => format!("{{base}}/{}", names.join_text(pieces)),
-        TargetSpec::Host(i) => pick(HOST_TARGETS, *i).to_owned(),
-        TargetSpec::SelfLoop => link.rsplit('/').next().unwrap_or(link).to_owned(),
-        TargetSpec::Entry(i, true) => format!("{{base}}/{}", names.path(*i)),
-        TargetSpec::Entry(i, false) => format!("{up}{}", names.path(*i)),
-        TargetSpec::Climb(n, piece) => format!(
-            "{}{}",
-            "../".repeat(1 + usize::from(*n) % 4),
-            String::from_utf8_lossy(&names.render(piece))
-        ),
-    };
-    // The format refuses an empty target or a NUL; `.` is the closest kin.
-    let text = text.replace('\0', "_");
-    if text.is_empty() {
-        ".".to_owned()
-    } else {
-        text
-    }
-}
-
-/// Renders entries (each in a directory made before it, a path taken twice
-/// skipped) and the optional chain; links are rendered last, so that they
-/// may point at later entries. Returns the tree and the names drawn on.
-fn render_tree(entries: &[EntrySpec], chain: Option<&ChainSpec>) -> (Vec<Entry>, TreeNames) {
-    let mut dirs = vec![String::new()];
-    let mut used = BTreeSet::new();
-    let mut placed: Vec<(String, &KindSpec)> = Vec::new();
-    for spec in entries.iter().take(MAX_ENTRIES) {
-        let parent = &dirs[usize::from(spec.parent) % dirs.len()];
-        let name = spec.name.render_entry_name();
-        let path = if parent.is_empty() {
-            name
-        } else {
-            format!("{parent}/{name}")
-        };
-        if !used.insert(path.clone()) {
-            continue;
-        }
-        if matches!(spec.kind, KindSpec::Dir) {
-            dirs.push(path.clone());
-        }
-        placed.push((path, &spec.kind));
-    }
-    let chain_names: Vec<String> = chain
-        .map(|c| {
-            (1..=c.links())
-                .map(|i| format!("k{i}"))
-                .filter(|n| !used.contains(n))
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut names = TreeNames {
-        paths: placed.iter().map(|(p, _)| p.clone()).collect(),
-        dirs: dirs[1..].to_vec(),
-    };
-    let mut tree: Vec<Entry> = placed
-        .iter()
-        .map(|(path, kind)| match kind {
-            KindSpec::Dir => Entry::Dir { path: path.clone() },
-            KindSpec::File => Entry::File {
-                path: path.clone(),
-                content: None,
-            },
-            KindSpec::Link(target) => Entry::Symlink {
-                path: path.clone(),
-                target: render_target(target, path, &names),
-            },
-        })
-        .collect();
-    if let Some(chain) = chain {
-        for (i, link) in chain_names.iter().enumerate() {
-            let target = match chain_names.get(i + 1) {
-                Some(next) => next.clone(),
-                // The end points off the chain, else it would mostly loop.
-                None => render_target(&chain.end, link, &names),
-            };
-            tree.push(Entry::Symlink {
-                path: link.clone(),
-                target,
-            });
-        }
-    }
-    names.paths.extend(chain_names.into_iter().take(3));
-    (tree, names)
-}
-
-// ---------------------------------------------------------------- roots
-
-/// The scheme and authority around a root's path.
-#[derive(Arbitrary, Debug, Clone, Copy)]
-pub enum Form {
-    /// `file://` and the path.
-    Empty,
-    /// `file://localhost`, in some case.
-    Localhost(u8),
-    /// `file:` and the path.
-    Short(u8),
-    /// `file:///` and the path, whose own `/` makes an empty segment.
-    FourSlashes,
-    /// A host other than `localhost` (invalid).
-    Host(u8),
-    /// Userinfo (invalid).
-    Userinfo,
-    /// A port (invalid).
-    Port(u8),
-    /// Not the `file` scheme (invalid).
-    WrongScheme(u8),
-    /// Every `/` of the path after the base written as `\` (invalid).
-    Backslashes,
-}
-
-/// How a byte of a root's path is written.
-#[derive(Arbitrary, Debug, Clone, Copy)]
-pub enum Escape {
-    /// As is when RFC 3986 allows it, else percent-encoded.
-    Needed,
-    /// As is even when RFC 3986 forbids it (makes the URI invalid).
-    Raw,
-    /// Percent-encoded in lower-case hex, `/` included.
-    Lower,
-    /// Percent-encoded in upper-case hex, `/` kept.
-    Upper,
-    /// `%25` and the hex: a literal `%HH` in the decoded name.
-    Double,
-}
-
-/// One root URI.
-#[derive(Arbitrary, Debug, Clone)]
-pub enum RootSpec {
-    /// A URI around `{base}` and pieces of the tree.
-    Tree {
-        /// Scheme and authority.
-        form: Form,
-        /// Pieces after `{base}` (none: the base itself).
-        path: Vec<Piece>,
-        /// How each byte after `{base}` is written, in turn.
-        escapes: Vec<Escape>,
-        /// A suffix from a hostile list, if any.
-        suffix: Option<u8>,
-    },
-    /// A whole root from a fixed list.
-    Fixed(u8),
-    /// Any text.
-    Text(String),
-}
-
-fn is_path_char(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/".contains(&b)
-}
-
-fn push_hex(out: &mut Vec<u8>, b: u8, digits: &[u8; 16]) {
-    out.extend([
-        b'%',
-        digits[usize::from(b >> 4)],
-        digits[usize::from(b & 15)],
-    ]);
-}
-
-fn encode(bytes: &[u8], escapes: &[Escape]) -> Vec<u8> {
-    const UPPER: &[u8; 16] = b"0123456789ABCDEF";
-    const LOWER: &[u8; 16] = b"0123456789abcdef";
-    let mut out = Vec::with_capacity(bytes.len() * 3);
-    for (i, &b) in bytes.iter().enumerate() {
-        let escape = if escapes.is_empty() {
-            Escape::Needed
-        } else {
-            escapes[i % escapes.len().min(16)]
-        };
-        match escape {
-            Escape::Needed if is_path_char(b) => out.push(b),
-            Escape::Upper if b == b'/' => out.push(b),
-            Escape::Needed | Escape::Upper => push_hex(&mut out, b, UPPER),
-            Escape::Raw => out.push(b),
-            Escape::Lower => push_hex(&mut out, b, LOWER),
-            Escape::Double if b == b'/' => out.push(b),
-            Escape::Double => {
-                out.extend(b"%25");
-                push_hex(&mut out, b, UPPER);
-                out.remove(out.len() - 3);
-            }
-        }
-    }
-    out
-}
-
-impl RootSpec {
-    /// The URI, with `prefix` (`{base}` in a scenario, empty for absolute
-    /// paths) before the encoded path.
-    fn render(&self, prefix: &str, names: &TreeNames) -> String {
-        match self {
-            RootSpec::Tree {
-                form,
-                path,
-                escapes,
-                suffix,
-            } => {
-                let mut rel = Vec::new();
-                if !path.is_empty() || prefix.is_empty() {
-                    rel.push(b'/');
-                    rel.extend(names.join(path));
-                }
-                let mut encoded = encode(&rel, escapes);
-                if matches!(form, Form::Backslashes) {
-                    for b in &mut encoded {
-                        if *b == b'/' {
-                            *b = b'\\';
-                        }
-                    }
-                }
-                let full = format!("{prefix}{}", String::from_utf8_lossy(&encoded));
-                let mut uri = match form {
-                    Form::Empty | Form::Backslashes => format!("file://{full}"),
-                    Form::Localhost(i) => {
-                        format!(
-                            "file://{}{full}",
-                            pick(&["localhost", "LOCALHOST", "LocalHost"], *i)
-                        )
-                    }
-                    Form::Short(i) => format!("{}{full}", pick(&["file:", "FILE:", "File:"], *i)),
-                    Form::FourSlashes => format!("file:///{full}"),
-                    Form::Host(i) => format!(
-                        "file://{}{full}",
-                        pick(
-                            &[
-                                "server",
-                                "127.0.0.1",
-                                "localhost.",
-                                "[::1]",
-                                "local%68ost",
-                                "xn--lcalhost"
-                            ],
-                            *i
-                        )
-                    ),
-                    Form::Userinfo => format!("file://u@localhost{full}"),
-                    Form::Port(i) => {
-                        format!("file://localhost:{}{full}", pick(&["22", "", "0"], *i))
-                    }
-                    Form::WrongScheme(i) => {
-                        format!(
-                            "{}://{full}",
-                            pick(&["http", "files", "file+x", "fil", "fi le"], *i)
-                        )
-                    }
-                };
-                if let Some(s) = suffix {
-                    uri.push_str(pick(ROOT_SUFFIXES, *s));
-                }
-                uri
-            }
-            RootSpec::Fixed(i) => {
-                let fixed = pick(FIXED_ROOTS, *i);
-                if prefix.is_empty() {
-                    fixed.replace("{base}", "")
-                } else {
-                    fixed.to_owned()
-                }
-            }
-            RootSpec::Text(t) => t.chars().take(64).collect(),
-        }
-    }
-}
-
-// ---------------------------------------------------------------- paths
-
-/// Where a query path starts.
-#[derive(Arbitrary, Debug, Clone, Copy)]
-pub enum Start {
-    /// `{base}`
-    Base,
-    /// `{base}/..`
-    BaseParent,
-    /// `/`
-    Root,
-    /// `/etc`
-    Etc,
-    /// `/{base}`, so the path starts with `//`.
-    DoubleSlashBase,
-    /// No leading `/`: a relative path (core refuses it).
-    Relative,
-}
-
-/// What ends a query path.
-#[derive(Arbitrary, Debug, Clone, Copy)]
-pub enum Trailing {
-    /// Nothing.
-    None,
-    /// `/`
-    Slash,
-    /// `/.`
-    SlashDot,
-    /// `/..`
-    SlashDotDot,
-}
-
-/// Padding of a query path; see [`PathSpec::pad`].
-#[derive(Arbitrary, Debug, Clone, Copy)]
-pub struct Pad {
-    /// 15 and over: padded; else not.
-    pub kind: u8,
-    /// `/.`, `/` or `name/..`.
-    pub unit: u8,
-    /// How many bytes of padding, modulo 4200.
-    pub count: u16,
-}
-
-/// One query path.
-#[derive(Arbitrary, Debug, Clone)]
-pub struct PathSpec {
-    /// Where it starts.
-    pub start: Start,
-    /// Padding (`/.`, `/` or `name/..`, repeated) that brings it near
-    /// PATH_MAX, in one input of 16 (`kind` 0 to 14 means none): long
-    /// paths are slow to walk, and most hostility is short.
-    pub pad: Pad,
-    /// The pieces.
-    pub pieces: Vec<Piece>,
-    /// What ends it.
-    pub trailing: Trailing,
-    /// Where to put a NUL byte, if anywhere.
-    pub nul: Option<u8>,
-}
-
-impl PathSpec {
-    fn render(&self, base: &str, names: &TreeNames) -> Vec<u8> {
-        let mut out: Vec<u8> = match self.start {
-            Start::Base => base.into(),
-            Start::BaseParent => format!("{base}/..").into(),
-            Start::Root | Start::Relative => Vec::new(),
-            Start::Etc => b"/etc".to_vec(),
-            Start::DoubleSlashBase => format!("/{base}").into(),
-        };
-        let start_len = out.len().max(1);
-        let Pad { kind, unit, count } = self.pad;
-        if kind % 16 == 15 {
-            let unit: Vec<u8> = match unit % 3 {
-                0 => b"/.".to_vec(),
-                1 => b"/".to_vec(),
-                _ => format!("/{}/..", names.name(unit)).into(),
-            };
-            // Counts near where a base crosses PATH_MAX, and some smaller.
-            let budget = usize::from(count) % 4200;
-            out.extend(unit.repeat(budget / unit.len()));
-        }
-        for piece in self.pieces.iter().take(MAX_PIECES) {
-            if !(out.is_empty() && matches!(self.start, Start::Relative)) {
-                out.push(b'/');
-            }
-            out.extend(names.render(piece));
-        }
-        match self.trailing {
-            Trailing::None => {}
-            Trailing::Slash => out.push(b'/'),
-            Trailing::SlashDot => out.extend(b"/."),
-            Trailing::SlashDotDot => out.extend(b"/.."),
-        }
-        if out.is_empty() && !matches!(self.start, Start::Relative) {
-            out.push(b'/');
-        }
-        if let Some(at) = self.nul {
-            // After the start, so that `{base}` and the leading `/` stay whole.
-            let at = start_len.min(out.len())
-                + usize::from(at) % (out.len().saturating_sub(start_len) + 1);
-            out.insert(at.min(out.len()), 0);
-        }
-        out
-    }
-}
-
-/// The operation of a query.
-#[derive(Arbitrary, Debug, Clone, Copy)]
-pub enum OpSpec {
-    /// read
-    Read,
-    /// write
-    Write,
-}
-
-impl From<OpSpec> for Op {
-    fn from(op: OpSpec) -> Op {
-        match op {
-            OpSpec::Read => Op::Read,
-            OpSpec::Write => Op::Write,
-        }
-    }
-}
-
-/// One query.
-#[derive(Arbitrary, Debug, Clone)]
-pub struct CaseSpec {
-    /// The path.
-    pub path: PathSpec,
-    /// The operation.
-    pub op: OpSpec,
-}
-
-// ---------------------------------------------------------------- scenarios
-
-/// A small scenario, as a spec: rendered against the tree at the end, so
-/// that a piece says "the name of some entry", not which one.
-#[derive(Arbitrary, Debug, Clone)]
-pub struct ScenarioSpec {
-    /// Tree entries (the first 8 count).
-    pub entries: Vec<EntrySpec>,
-    /// An optional chain of links.
-    pub chain: Option<ChainSpec>,
-    /// Roots (the first 4 count).
-    pub roots: Vec<RootSpec>,
-    /// Queries (the first 6 count).
-    pub cases: Vec<CaseSpec>,
-}
-
-impl ScenarioSpec {
-    /// The scenario this spec stands for; always valid by the format's rules.
-    pub fn to_scenario(&self) -> Scenario {
-        let (tree, names) = render_tree(&self.entries, self.chain.as_ref());
-        Scenario {
-            name: "fuzz".to_owned(),
-            note: None,
-            tree,
-            roots: self
-                .roots
-                .iter()
-                .take(MAX_ROOTS)
-                .map(|r| r.render("{base}", &names))
-                .collect(),
-            cases: self
-                .cases
-                .iter()
-                .take(MAX_CASES)
-                .map(|c| {
-                    let path =
-                        String::from_utf8_lossy(&c.path.render("{base}", &names)).into_owned();
-                    Case {
-                        // The format wants absolute case paths; a relative
-                        // one is the lexical target's business.
-                        path: if path.starts_with('/') || path.starts_with("{base}") {
-                            path
-                        } else {
-                            format!("/{path}")
-                        },
-                        op: c.op.into(),
-                        expect: None,
-                    }
-                })
-                .collect(),
-        }
-    }
-}
+use crate::bridge::{core_op, core_says, mem_fs, Said};
+use crate::gen::{PathSpec, RootSpec, ScenarioSpec, TreeNames, MAX_ROOTS};
+use crate::oracle::{judge, judge_scenario, parse_root_uri, read_target, verdict, write_target};
+use crate::oracle::{LexicalModel, ModelFs, NoTarget, Outside, MODEL_BASE};
+use crate::{kernel, Case, Document, Materialized, Op, Scenario};
 
 /// The input of `resolve_model` and `resolve_kernel`: a spec, or a
 /// scenario document when the bytes are one (seeds such as
@@ -1089,7 +371,9 @@ fn compare_lexical(
     roots: &[String],
     path: &[u8],
 ) {
-    let ours = core.check(OsStr::from_bytes(path));
+    let ours = core
+        .check(OsStr::from_bytes(path))
+        .map(|found| found.map(rootguard::RootId::index));
     let theirs = model.find(path);
     match (&ours, &theirs) {
         (Ok(ours), Ok(theirs)) if ours == theirs => {}
@@ -1101,45 +385,6 @@ fn compare_lexical(
             lexical_reproducer(roots, path)
         ),
     }
-}
-
-fn core_op(op: Op) -> rootguard::Op {
-    match op {
-        Op::Read => rootguard::Op::Read,
-        Op::Write => rootguard::Op::Write,
-    }
-}
-
-/// (truth, target, root) as core says it.
-fn core_says(verdict: &rootguard::Verdict) -> (Truth, Option<PathBuf>, Option<usize>) {
-    match verdict {
-        rootguard::Verdict::Inside { root, target } => {
-            (Truth::Inside, Some(target.clone()), Some(*root))
-        }
-        rootguard::Verdict::Outside { target } => (Truth::Outside, Some(target.clone()), None),
-        rootguard::Verdict::Unresolvable(_) => (Truth::Either, None, None),
-    }
-}
-
-fn judged(j: &Judgement) -> (Truth, Option<PathBuf>, Option<usize>) {
-    (j.truth, j.target.clone(), j.root)
-}
-
-/// The tree as core's in-memory file system, beneath `base`.
-fn mem_fs(scenario: &Scenario, base: &str) -> rootguard::MemFs {
-    let mut fs = rootguard::MemFs::new();
-    fs.add_dir(base);
-    for entry in &scenario.tree {
-        let path = format!("{base}/{}", entry.path());
-        match entry {
-            Entry::Dir { .. } => fs.add_dir(&path),
-            Entry::File { .. } => fs.add_file(&path),
-            Entry::Symlink { target, .. } => {
-                fs.add_symlink(&path, crate::substitute_base(target, base))
-            }
-        };
-    }
-    fs
 }
 
 /// Each root parsed and resolved on the model once (what
@@ -1155,32 +400,13 @@ fn resolve_model_roots(roots: &[String], model: &ModelFs) -> Vec<Option<Vec<u8>>
         .collect()
 }
 
-/// [`judge`]'s verdict without its explanation: the target, and the first
-/// resolved root containing it by whole components.
-fn model_says(
-    roots: &[Option<Vec<u8>>],
-    path: &[u8],
-    op: Op,
-    model: &ModelFs,
-) -> (Truth, Option<PathBuf>, Option<usize>) {
-    let outcome = match op {
+/// [`judge`]'s verdict without its explanation, on roots resolved once.
+fn model_says(roots: &[Option<Vec<u8>>], path: &[u8], op: Op, model: &ModelFs) -> Said {
+    let target = match op {
         Op::Read => read_target(model, path),
         Op::Write => write_target(model, path),
     };
-    match outcome {
-        Err(_) => (Truth::Either, None, None),
-        Ok(target) => {
-            let root = roots
-                .iter()
-                .position(|r| r.as_deref().is_some_and(|r| is_within(&target, r)));
-            let truth = if root.is_some() {
-                Truth::Inside
-            } else {
-                Truth::Outside
-            };
-            (truth, Some(PathBuf::from(OsStr::from_bytes(&target))), root)
-        }
-    }
+    Said::from(&verdict(target.ok().as_deref(), roots))
 }
 
 /// `resolve_model`: core on its in-memory file system against the model
@@ -1200,8 +426,10 @@ pub fn check_resolve_model(input: &ScenarioInput) {
         for (i, case) in s.cases.iter().enumerate() {
             let ours = core_says(&roots.check(&case.path, core_op(case.op)));
             assert_eq!(
-                roots.inside(&case.path, core_op(case.op)),
-                ours.2,
+                roots
+                    .inside(&case.path, core_op(case.op))
+                    .map(rootguard::RootId::index),
+                ours.root,
                 "inside() (left) and check() (right) name different roots on case {i} ({} {:?}):\n{}",
                 case.op,
                 scenario.cases[i].path,
@@ -1214,7 +442,7 @@ pub fn check_resolve_model(input: &ScenarioInput) {
             let theirs = judge(&s.roots, case.path.as_bytes(), case.op, &model);
             assert_eq!(
                 ours,
-                judged(&theirs),
+                Said::from(&theirs),
                 "core (left) and the model (right) disagree on case {i} ({} {:?}):\n  model: {}\n{}",
                 case.op,
                 scenario.cases[i].path,
@@ -1261,7 +489,9 @@ pub fn check_resolve_kernel(input: &ScenarioInput) {
         {
             let ours = core_says(&roots.check(OsStr::new(&case.path), core_op(case.op)));
             assert_eq!(
-                roots.inside(OsStr::new(&case.path), core_op(case.op)),
+                roots
+                    .inside(OsStr::new(&case.path), core_op(case.op))
+                    .map(rootguard::RootId::index),
                 kernel.root,
                 "inside() (left) and the kernel (right) name different roots on case {i} ({} {:?}):\n  kernel: {}\n{}",
                 case.op,
@@ -1271,7 +501,7 @@ pub fn check_resolve_kernel(input: &ScenarioInput) {
             );
             assert_eq!(
                 ours,
-                judged(kernel),
+                Said::from(kernel),
                 "core (left) and the kernel (right) disagree on case {i} ({} {:?}):\n  kernel: {}\n  model:  {}\n{}",
                 case.op,
                 scenario.cases[i].path,
@@ -1280,8 +510,8 @@ pub fn check_resolve_kernel(input: &ScenarioInput) {
                 reproducer(&scenario)
             );
             assert_eq!(
-                judged(model),
-                judged(kernel),
+                Said::from(model),
+                Said::from(kernel),
                 "the model (left) and the kernel (right) disagree on case {i} ({} {:?}):\n  kernel: {}\n  model:  {}\n{}",
                 case.op,
                 scenario.cases[i].path,
@@ -1330,7 +560,8 @@ pub fn check_scenario_json(bytes: &[u8]) {
     }
 }
 
-/// The fuzz targets, by name.
+/// The fuzz targets, by name, as `fuzz/targets` lists them (the one list;
+/// `tests/fuzz_target_list.rs` holds this to it).
 pub const TARGETS: &[&str] = &[
     "root_uri",
     "lexical",

@@ -1,25 +1,31 @@
 //! The judge of rootguard: what "inside the roots" means, computed by means
-//! that know nothing of the `rootguard` crate.
+//! that know nothing of the `rootguard` crate, and the hostile inputs core
+//! is held to it on. The project's docs are the contract:
+//! `docs/scenario-format.md` and `docs/semantics.md`.
 //!
-//! - [`Document`] and [`Scenario`]: scenario format v1
-//!   (`shared/spec/scenario-format.md`), parsed and validated.
-//! - [`Materialized`]: a scenario's tree made real in a fresh temp dir,
-//!   safely (nothing is ever created or removed through a link).
-//! - [`oracle`]: the model oracle, `shared/spec/semantics.md` followed
-//!   literally on an in-memory file system, with its own root-URI parser.
+//! - [`Document`] and [`Scenario`]: the scenario format, parsed and
+//!   validated.
+//! - [`oracle`]: the model oracle, semantics.md followed literally on an
+//!   in-memory file system, with its own root-URI parser.
 //! - [`kernel`]: kernel truth on a materialized tree (`open(O_PATH)` and
 //!   `/proc/self/fd`), computed without writing anything.
+//! - [`Materialized`]: a scenario's tree made real in a fresh temp dir,
+//!   safely (nothing is ever created or removed through a link).
 //! - [`compare_model_with_kernel`]: both judges on one scenario.
-//! - [`strategies`]: proptest strategies for hostile trees, paths, root
-//!   URIs and whole scenarios.
-//! - `fuzzing` (feature `arbitrary`): `Arbitrary` inputs and the checks
-//!   that the targets in `fuzz/` run.
+//! - [`gen`]: the generators, one set of hostile specs (trees, paths, root
+//!   URIs, whole scenarios) for proptest, libFuzzer, vet and mcp;
+//!   [`strategies`] is their proptest face, [`gen::Generator`] a seeded
+//!   source for other harnesses.
+//! - `bridge` (feature `core`): core's types next to the judge's, so that
+//!   the two can be compared.
+//! - `fuzzing` (feature `arbitrary`): the inputs and checks of the targets
+//!   in `fuzz/`.
 //!
 //! # Examples
 //!
 //! ```
 //! use std::path::Path;
-//! use rootguard_proptests::oracle::{judge_scenario, Outside};
+//! use rootguard_proptests::oracle::{judge_scenario, Outside, MODEL_BASE};
 //! use rootguard_proptests::{compare_model_with_kernel, Document, Truth};
 //!
 //! let doc = Document::from_json(r#"{
@@ -41,7 +47,7 @@
 //! let scenario = &doc.scenarios[0];
 //!
 //! // The model alone, on a made-up base with nothing outside it.
-//! let judged = judge_scenario(scenario, Path::new("/rg-model/base"), Outside::Absent)?;
+//! let judged = judge_scenario(scenario, Path::new(MODEL_BASE), Outside::Absent)?;
 //! assert_eq!(judged[0].truth, Truth::Outside);
 //! assert_eq!(judged[1].truth, Truth::Inside);
 //!
@@ -63,9 +69,12 @@ compile_error!(
      or run `source fuzz/targets.sh` first (see fuzz/README.md, \"Speed\")"
 );
 
+#[cfg(feature = "core")]
+pub mod bridge;
 mod compare;
 #[cfg(feature = "arbitrary")]
 pub mod fuzzing;
+pub mod gen;
 mod judgement;
 pub mod kernel;
 mod materialize;

@@ -64,6 +64,8 @@ pub enum MaterializeError {
         /// The path.
         path: PathBuf,
     },
+    /// [`Materialized::relay`] was given a scenario with other roots.
+    RootsDiffer,
     /// A file system call failed.
     Io {
         /// What was being done.
@@ -98,6 +100,10 @@ impl fmt::Display for MaterializeError {
                 f,
                 "{} is not a directory but the tree needs one there; check the tree for a file used as a parent",
                 path.display()
+            ),
+            MaterializeError::RootsDiffer => write!(
+                f,
+                "the next scenario lists other roots than the tree laid; materialize it afresh"
             ),
             MaterializeError::Io { action, path, source } => {
                 write!(f, "could not {action} {}: {source}", path.display())
@@ -207,9 +213,108 @@ impl Materialized {
         fs::create_dir(&made.base).map_err(io_error("create the base", &made.base))?;
         let base_text = made.base_text().to_owned();
         made.scenario = scenario.substituted(&base_text);
-        let tree = made.scenario.tree.clone();
+        made.lay()?;
+        Ok(made)
+    }
+
+    /// Replaces the tree in the same base with `scenario`'s, which must
+    /// list the same roots: every entry is removed (without following a
+    /// link) but the roots' own directories, their parents, and the
+    /// entries named in `untouched` (paths relative to the base, such as a
+    /// server's home), then the new tree is laid as [`Materialized::new`]
+    /// lays one. A live server keeps its roots and working directory
+    /// across scenarios.
+    ///
+    /// # Errors
+    ///
+    /// [`MaterializeError::RootsDiffer`] when `scenario` lists other roots
+    /// (nothing is changed then); the errors of [`Materialized::new`] when
+    /// the new tree cannot be laid.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rootguard_proptests::{Document, Materialized};
+    ///
+    /// let doc = Document::from_json(r#"{"version": 1, "scenarios": [
+    ///     {"name": "one", "tree": [{"file": "d/f"}, {"file": "out/x"}], "roots": ["file://{base}/d"], "cases": []},
+    ///     {"name": "two", "tree": [{"symlink": "d/l", "target": "{base}/out"}], "roots": ["file://{base}/d"], "cases": []}]}"#)?;
+    /// let mut m = Materialized::new(&doc.scenarios[0])?;
+    /// std::fs::create_dir(m.base().join("home"))?;
+    /// m.relay(&doc.scenarios[1], &["home"])?;
+    /// assert!(m.base().join("d/l").symlink_metadata()?.file_type().is_symlink());
+    /// assert!(!m.base().join("d/f").exists() && !m.base().join("out").exists());
+    /// assert!(m.base().join("home").is_dir());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn relay(
+        &mut self,
+        scenario: &Scenario,
+        untouched: &[&str],
+    ) -> Result<(), MaterializeError> {
+        scenario.validate().map_err(MaterializeError::Invalid)?;
+        let base_text = self.base_text().to_owned();
+        let next = scenario.substituted(&base_text);
+        if next.roots != self.scenario.roots {
+            return Err(MaterializeError::RootsDiffer);
+        }
+        let prefix = format!("file://{base_text}/");
+        let kept: Vec<&str> = next
+            .roots
+            .iter()
+            .filter_map(|r| r.strip_prefix(prefix.as_str()))
+            .collect();
+        self.clear(&self.base.clone(), "", &kept, untouched)?;
+        self.scenario = next;
+        self.lay()
+    }
+
+    /// Removes what is beneath `dir` (`rel` from the base) but the root
+    /// directories `kept` (emptied, with their parents) and `untouched`.
+    fn clear(
+        &self,
+        dir: &Path,
+        rel: &str,
+        kept: &[&str],
+        untouched: &[&str],
+    ) -> Result<(), MaterializeError> {
+        for entry in fs::read_dir(dir).map_err(io_error("list", dir))? {
+            let entry = entry.map_err(io_error("list", dir))?;
+            let name = entry.file_name();
+            let name = name.to_string_lossy();
+            let path = if rel.is_empty() {
+                name.into_owned()
+            } else {
+                format!("{rel}/{name}")
+            };
+            if untouched.contains(&path.as_str()) {
+                continue;
+            }
+            let full = entry.path();
+            let is_dir = fs::symlink_metadata(&full)
+                .map_err(io_error("inspect", &full))?
+                .is_dir();
+            let holds_root = kept.iter().any(|k| {
+                *k == path
+                    || k.strip_prefix(path.as_str())
+                        .is_some_and(|s| s.starts_with('/'))
+            });
+            if is_dir && holds_root {
+                self.clear(&full, &path, kept, untouched)?;
+            } else {
+                remove_tree(&full)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Lays the scenario's tree beneath the base: directories and files
+    /// first, parents as plain directories, then every link.
+    fn lay(&self) -> Result<(), MaterializeError> {
+        let tree = &self.scenario.tree;
+        let made = self;
         // Directories and files first ...
-        for entry in &tree {
+        for entry in tree {
             match entry {
                 Entry::Dir { path } => {
                     made.ensure_dirs(path)?;
@@ -222,14 +327,14 @@ impl Materialized {
             }
         }
         // ... then every symlink, so that nothing is created through one.
-        for entry in &tree {
+        for entry in tree {
             if let Entry::Symlink { path, target } = entry {
                 let full = made.ensure_parent(path)?;
                 std::os::unix::fs::symlink(target, &full)
                     .map_err(io_error("create the symlink", &full))?;
             }
         }
-        Ok(made)
+        Ok(())
     }
 
     /// The base directory: the value of `{base}`.
@@ -450,6 +555,58 @@ mod tests {
         std::os::unix::fs::symlink(&keep, &top).expect("symlink");
         remove_tree(&top).expect("removes");
         assert!(keep.join("f").exists() && fs::symlink_metadata(&top).is_err());
+    }
+
+    #[test]
+    fn relay_removes_links_not_their_targets_and_keeps_the_roots() {
+        let outside = tempfile::tempdir().expect("temp dir");
+        fs::write(outside.path().join("keep"), "x").expect("write");
+        let target = outside.path().display().to_string();
+        let scenario = |tree: Vec<Entry>, root: &str| Scenario {
+            name: "s".into(),
+            note: None,
+            tree,
+            roots: vec![format!("file://{{base}}/{root}")],
+            cases: vec![],
+        };
+        let first = scenario(
+            vec![
+                Entry::Dir { path: "p/d".into() },
+                Entry::Symlink {
+                    path: "p/out".into(),
+                    target: target.clone(),
+                },
+                Entry::Symlink {
+                    path: "l".into(),
+                    target,
+                },
+            ],
+            "p",
+        );
+        let mut m = Materialized::new(&first).expect("lays");
+        fs::write(m.base().join("p/d/written"), "by a server").expect("write");
+        let other_roots = scenario(vec![], "q");
+        assert!(matches!(
+            m.relay(&other_roots, &[]),
+            Err(MaterializeError::RootsDiffer)
+        ));
+        assert!(m.base().join("p/d/written").exists(), "nothing changed");
+        let next = scenario(
+            vec![Entry::File {
+                path: "p/f".into(),
+                content: None,
+            }],
+            "p",
+        );
+        m.relay(&next, &[]).expect("relays");
+        assert!(m.base().join("p").is_dir() && m.base().join("p/f").is_file());
+        assert!(
+            !m.base().join("p/d").exists() && fs::symlink_metadata(m.base().join("l")).is_err()
+        );
+        assert_eq!(
+            fs::read_to_string(outside.path().join("keep")).expect("kept"),
+            "x"
+        );
     }
 
     #[test]

@@ -6,15 +6,9 @@ use std::os::unix::fs::MetadataExt;
 
 use proptest::prelude::*;
 use rootguard::{Backend, Roots, Verdict};
+use rootguard_proptests::bridge::core_op;
 use rootguard_proptests::strategies::scenario;
 use rootguard_proptests::{kernel, Materialized, Op, Scenario, Truth};
-
-fn core_op(op: Op) -> rootguard::Op {
-    match op {
-        Op::Read => rootguard::Op::Read,
-        Op::Write => rootguard::Op::Write,
-    }
-}
 
 /// Opens case `index` of a fresh materialization of `s` (a write may create
 /// a file, which must not change what later cases see).
@@ -22,6 +16,18 @@ fn open_one(s: &Scenario, index: usize, backend: Backend) -> Result<bool, TestCa
     let tree = Materialized::new(s).map_err(|e| TestCaseError::fail(e.to_string()))?;
     let case = &tree.cases()[index];
     let truth = kernel::judge(tree.roots(), case.path.as_bytes(), case.op);
+    if case.op == Op::Write
+        && truth
+            .target
+            .as_ref()
+            .is_some_and(|t| !t.starts_with(tree.temp_dir()))
+    {
+        // A root such as `file:///` grants it, and the open would create a
+        // file on the host: beyond what a test may touch.
+        tree.close()
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        return Ok(false);
+    }
     let roots = Roots::new(tree.roots());
     let verdict = roots.check(&case.path, core_op(case.op));
     let result = roots.open_with(&case.path, core_op(case.op), backend);

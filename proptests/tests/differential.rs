@@ -1,5 +1,7 @@
 //! The three-way differential: core on the in-memory Fs against the model
-//! oracle, and core on a materialized tree against the model and the kernel.
+//! oracle, and core on a materialized tree against the model and the kernel
+//! (`Roots`, and `PinnedRoots`, whose answers on a tree that does not change
+//! must be the same).
 //! Plus core's URI parser against the oracle's, metamorphic properties, and
 //! no panic on arbitrary input.
 //!
@@ -10,50 +12,14 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use proptest::prelude::*;
-use rootguard::{MemFs, RootUri, Roots, Verdict};
-use rootguard_proptests::oracle::{judge, judge_scenario, parse_root_uri, ModelFs, Outside};
+use rootguard::fs::MemFs;
+use rootguard::{RootId, RootUri, Roots};
+use rootguard_proptests::bridge::{core_op, core_says, mem_fs, Said};
+use rootguard_proptests::oracle::{
+    judge, judge_scenario, parse_root_uri, ModelFs, Outside, MODEL_BASE,
+};
 use rootguard_proptests::strategies::{root_uri, scenario};
-use rootguard_proptests::{kernel, Entry, Judgement, Materialized, Op, Scenario, Truth};
-
-const MODEL_BASE: &str = "/rg-model/base";
-
-fn core_op(op: Op) -> rootguard::Op {
-    match op {
-        Op::Read => rootguard::Op::Read,
-        Op::Write => rootguard::Op::Write,
-    }
-}
-
-/// The same tree as core's in-memory file system, beneath `base`.
-fn mem_fs(scenario: &Scenario, base: &str) -> MemFs {
-    let mut fs = MemFs::new();
-    fs.add_dir(base);
-    for entry in &scenario.tree {
-        let path = format!("{base}/{}", entry.path());
-        match entry {
-            Entry::Dir { .. } => fs.add_dir(&path),
-            Entry::File { .. } => fs.add_file(&path),
-            Entry::Symlink { target, .. } => fs.add_symlink(&path, target.replace("{base}", base)),
-        };
-    }
-    fs
-}
-
-/// A verdict reduced to what both sides can say: (truth, target, root).
-type Said = (Truth, Option<PathBuf>, Option<usize>);
-
-/// (truth, target, root) as core says it.
-fn core_says(verdict: &Verdict) -> Said {
-    match verdict {
-        Verdict::Inside { root, target } => (Truth::Inside, Some(target.clone()), Some(*root)),
-        Verdict::Outside { target } => (Truth::Outside, Some(target.clone()), None),
-        Verdict::Unresolvable(_) => (Truth::Either, None, None),
-    }
-}
-
-fn judged(j: &Judgement) -> Said {
-    (j.truth, j.target.clone(), j.root)
-}
+use rootguard_proptests::{kernel, Judgement, Materialized, Scenario, Truth};
 
 /// Core on the in-memory Fs and the model (nothing outside the base) for
 /// every case of `scenario` beneath `base`.
@@ -67,8 +33,8 @@ fn in_memory(scenario: &Scenario, base: &str) -> Vec<(Said, Judgement)> {
         .map(|c| {
             let ours = core_says(&roots.check(&c.path, core_op(c.op)));
             assert_eq!(
-                roots.inside(&c.path, core_op(c.op)),
-                ours.2,
+                roots.inside(&c.path, core_op(c.op)).map(RootId::index),
+                ours.root,
                 "inside() in memory, {} {:?}",
                 c.op,
                 c.path
@@ -86,7 +52,7 @@ proptest! {
     #[test]
     fn core_in_memory_equals_the_model(s in scenario()) {
         for (i, (ours, model)) in in_memory(&s, MODEL_BASE).into_iter().enumerate() {
-            prop_assert_eq!(&ours, &judged(&model), "case {} {:?} ({}):\n{}", i, s.cases[i].path, s.cases[i].op, model.explanation);
+            prop_assert_eq!(&ours, &Said::from(&model), "case {} {:?} ({}):\n{}", i, s.cases[i].path, s.cases[i].op, model.explanation);
         }
     }
 
@@ -100,8 +66,8 @@ proptest! {
         for (i, case) in s.cases.iter().enumerate() {
             // The one thing a base does change: how near PATH_MAX a path is.
             let longest = case.path.replace("{base}", THERE).len().max(case.path.replace("{base}", MODEL_BASE).len());
-            if longest < rootguard::PATH_MAX {
-                prop_assert_eq!(here[i].0 .0, there[i].0 .0, "case {} {:?}", i, case.path);
+            if longest < rootguard::limits::PATH_MAX {
+                prop_assert_eq!(here[i].0.truth, there[i].0.truth, "case {} {:?}", i, case.path);
             }
         }
     }
@@ -112,8 +78,8 @@ proptest! {
         let mut wider = s.clone();
         wider.roots.push("file:///rg-unrelated/elsewhere".to_string());
         for ((b, _), (a, _)) in before.iter().zip(in_memory(&wider, MODEL_BASE)) {
-            if b.0 == Truth::Inside {
-                prop_assert_eq!(a.0, Truth::Inside);
+            if b.truth == Truth::Inside {
+                prop_assert_eq!(a.truth, Truth::Inside);
             }
         }
     }
@@ -136,8 +102,8 @@ proptest! {
             changed.extend_from_slice(if dot { b"/." } else { b"/" });
             changed.extend_from_slice(&bytes[i..]);
             let op = core_op(case.op);
-            let before = core_says(&roots.check(&case.path, op)).0;
-            let after = core_says(&roots.check(std::ffi::OsStr::from_bytes(&changed), op)).0;
+            let before = core_says(&roots.check(&case.path, op)).truth;
+            let after = core_says(&roots.check(std::ffi::OsStr::from_bytes(&changed), op)).truth;
             prop_assert_eq!(before, after, "{:?} vs {:?}", case.path, String::from_utf8_lossy(&changed));
         }
     }
@@ -177,11 +143,14 @@ proptest! {
         let model = judge_scenario(&s, tree.base(), Outside::Host).expect("model lays out the tree");
         let kernel = kernel::judge_materialized(&tree);
         let roots = Roots::new(tree.roots());
+        let pinned = roots.clone().pin();
         for ((case, model), kernel) in tree.cases().iter().zip(&model).zip(&kernel) {
             let ours = core_says(&roots.check(&case.path, core_op(case.op)));
-            prop_assert_eq!(&judged(model), &judged(kernel), "model vs kernel, {} {:?}:\n{}\n{}", case.op, case.path, model.explanation, kernel.explanation);
-            prop_assert_eq!(&ours, &judged(kernel), "core vs kernel, {} {:?}:\n{}", case.op, case.path, model.explanation);
-            prop_assert_eq!(roots.inside(&case.path, core_op(case.op)), kernel.root, "inside() vs kernel, {} {:?}:\n{}", case.op, case.path, model.explanation);
+            prop_assert_eq!(&Said::from(model), &Said::from(kernel), "model vs kernel, {} {:?}:\n{}\n{}", case.op, case.path, model.explanation, kernel.explanation);
+            prop_assert_eq!(&ours, &Said::from(kernel), "core vs kernel, {} {:?}:\n{}", case.op, case.path, model.explanation);
+            prop_assert_eq!(roots.inside(&case.path, core_op(case.op)).map(RootId::index), kernel.root, "inside() vs kernel, {} {:?}:\n{}", case.op, case.path, model.explanation);
+            prop_assert_eq!(&core_says(&pinned.check(&case.path, core_op(case.op))), &Said::from(kernel), "pinned check() vs kernel, {} {:?}:\n{}", case.op, case.path, model.explanation);
+            prop_assert_eq!(pinned.inside(&case.path, core_op(case.op)).map(RootId::index), kernel.root, "pinned inside() vs kernel, {} {:?}:\n{}", case.op, case.path, model.explanation);
         }
         tree.close().expect("cleans up");
     }
@@ -189,7 +158,7 @@ proptest! {
 
 /// Core on a real tree, on every case of the bundled conformance corpus
 /// (`corpus/scenarios/`): the same verdict, target and root as the kernel,
-/// and the truth the scenario expects. Deterministic, where the property
+/// and the truth the scenario expects, from `Roots` and `PinnedRoots`. Deterministic, where the property
 /// above draws its cases at random.
 #[test]
 fn core_on_the_corpus_equals_the_kernel_and_expect() {
@@ -210,19 +179,31 @@ fn core_on_the_corpus_equals_the_kernel_and_expect() {
             let tree = Materialized::new(scenario).expect("materializes");
             let kernel = kernel::judge_materialized(&tree);
             let roots = Roots::new(tree.roots());
+            let pinned = roots.clone().pin();
             for (case, kernel) in tree.cases().iter().zip(&kernel) {
                 cases += 1;
                 let ours = core_says(&roots.check(&case.path, core_op(case.op)));
                 let expect = case.expect.is_none_or(|e| kernel.truth == e);
-                let inside = roots.inside(&case.path, core_op(case.op));
-                if ours != judged(kernel) || !expect || inside != kernel.root {
+                let inside = roots
+                    .inside(&case.path, core_op(case.op))
+                    .map(RootId::index);
+                let pinned_says = core_says(&pinned.check(&case.path, core_op(case.op)));
+                let pinned_inside = pinned
+                    .inside(&case.path, core_op(case.op))
+                    .map(RootId::index);
+                if ours != Said::from(kernel)
+                    || !expect
+                    || inside != kernel.root
+                    || pinned_says != ours
+                    || pinned_inside != kernel.root
+                {
                     failures.push(format!(
-                        "{} {:?}: {} {:?}: core {ours:?}, inside() {inside:?}, kernel {:?}, expect {:?}",
+                        "{} {:?}: {} {:?}: core {ours:?}, inside() {inside:?}, pinned {pinned_says:?}, pinned inside() {pinned_inside:?}, kernel {:?}, expect {:?}",
                         file.file_name().unwrap_or_default().to_string_lossy(),
                         scenario.name,
                         case.op,
                         case.path.chars().take(120).collect::<String>(),
-                        judged(kernel),
+                        Said::from(kernel),
                         case.expect
                     ));
                 }

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use proptest::prelude::*;
 use rootguard_proptests::oracle::{
-    judge, parse_root_uri, resolve_read, resolve_write, ModelFs, Outside,
+    judge, parse_root_uri, resolve_read, resolve_write, ModelFs, Outside, MODEL_BASE,
 };
 use rootguard_proptests::strategies::{root_uri, tree};
 use rootguard_proptests::{Document, Op};
@@ -38,11 +38,13 @@ proptest! {
         path in prop_oneof![
             prop::collection::vec(any::<u8>(), 0..64),
             prop::collection::vec(prop::sample::select(&b"/./.a\0"[..]), 0..64),
-            "/rg-model/base(/[a-z.]{0,3}){0,8}".prop_map(String::into_bytes),
+            proptest::string::string_regex(&format!("{MODEL_BASE}(/[a-z.]{{0,3}}){{0,8}}"))
+                .expect("a valid regex")
+                .prop_map(String::into_bytes),
         ],
         op in op(),
     ) {
-        let fs = ModelFs::new(&tree, Path::new("/rg-model/base"), Outside::Absent)
+        let fs = ModelFs::new(&tree, Path::new(MODEL_BASE), Outside::Absent)
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
         let j = judge(&roots, &path, op, &fs);
         prop_assert_eq!(j.target.is_some(), j.truth != rootguard_proptests::Truth::Either);

@@ -10,11 +10,11 @@ use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 use rootguard_proptests::oracle::{
     judge_scenario, parse_root_uri, resolve_read, resolve_write, ModelFs, NoTarget, Outside,
+    MODEL_BASE as BASE,
 };
 use rootguard_proptests::strategies::{root_uri, scenario};
 use rootguard_proptests::{Op, Truth};
 
-const BASE: &str = "/rg-model/base";
 const SAMPLE: usize = 400;
 
 fn tally<K: Ord>(map: &mut BTreeMap<K, usize>, key: K) {

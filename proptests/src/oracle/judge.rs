@@ -53,38 +53,50 @@ pub fn judge(roots: &[String], path: &[u8], op: Op, fs: &ModelFs) -> Judgement {
                 show_in(fs.base(), path),
                 reason.describe(fs.base())
             ));
-            Judgement {
-                truth: Truth::Either,
-                target: None,
-                root: None,
-                explanation: String::new(),
-            }
+            verdict(None, &resolved_roots)
         }
         Ok(target) => {
             let shown = show_in(fs.base(), &target);
-            let root = resolved_roots
-                .iter()
-                .position(|r| r.as_deref().is_some_and(|r| is_within(&target, r)));
-            match root {
+            let judgement = verdict(Some(&target), &resolved_roots);
+            match judgement.root {
                 Some(i) => explanation.push(format!("target {shown} is under root {i}")),
                 None => explanation.push(format!("target {shown} is under no root")),
             }
-            Judgement {
-                truth: if root.is_some() {
-                    Truth::Inside
-                } else {
-                    Truth::Outside
-                },
-                target: Some(PathBuf::from(OsStr::from_bytes(&target))),
-                root,
-                explanation: String::new(),
-            }
+            judgement
         }
     };
     explanation.extend(notes);
     Judgement {
         explanation: explanation.join("; "),
         ..judgement
+    }
+}
+
+/// The verdict, without its explanation, on `target` (`None`: the
+/// operation cannot happen) under roots already resolved on the model
+/// (`None`: a root that grants nothing): inside the first that contains it
+/// by whole components.
+pub(crate) fn verdict(target: Option<&[u8]>, roots: &[Option<Vec<u8>>]) -> Judgement {
+    let Some(target) = target else {
+        return Judgement {
+            truth: Truth::Either,
+            target: None,
+            root: None,
+            explanation: String::new(),
+        };
+    };
+    let root = roots
+        .iter()
+        .position(|r| r.as_deref().is_some_and(|r| is_within(target, r)));
+    Judgement {
+        truth: if root.is_some() {
+            Truth::Inside
+        } else {
+            Truth::Outside
+        },
+        target: Some(PathBuf::from(OsStr::from_bytes(target))),
+        root,
+        explanation: String::new(),
     }
 }
 
@@ -150,12 +162,12 @@ fn resolve_roots(roots: &[String], fs: &ModelFs, notes: &mut Vec<String>) -> Vec
 /// ```
 /// use std::path::Path;
 /// use rootguard_proptests::{Document, Truth};
-/// use rootguard_proptests::oracle::{judge_scenario, Outside};
+/// use rootguard_proptests::oracle::{judge_scenario, Outside, MODEL_BASE};
 ///
 /// let doc = Document::from_json(r#"{"version": 1, "scenarios": [{"name": "s",
 ///     "tree": [{"symlink": "p/up", "target": ".."}], "roots": ["file://{base}/p"],
 ///     "cases": [{"path": "{base}/p/up/x", "op": "write"}]}]}"#)?;
-/// let judged = judge_scenario(&doc.scenarios[0], Path::new("/rg-model/base"), Outside::Absent)?;
+/// let judged = judge_scenario(&doc.scenarios[0], Path::new(MODEL_BASE), Outside::Absent)?;
 /// assert_eq!(judged[0].truth, Truth::Outside);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

@@ -10,6 +10,9 @@ mod model_fs;
 mod resolve;
 mod uri;
 
+// The fuzz fast path (feature `arbitrary`) shares judge()'s verdict.
+#[cfg(feature = "arbitrary")]
+pub(crate) use judge::verdict;
 pub use judge::{judge, judge_scenario};
 pub use lexical::{lexical_components, LexicalModel};
 pub use model_fs::{HostError, ModelFs, ModelFsError, NodeKind, Outside};
@@ -20,6 +23,11 @@ pub use resolve::{
 pub use uri::{parse_root_uri, RootUriError};
 
 pub(crate) use model_fs::is_within;
+
+/// The made-up base of in-memory runs: the model (with nothing outside
+/// it, [`Outside::Absent`]) and core's in-memory file system lay a
+/// scenario out beneath it.
+pub const MODEL_BASE: &str = "/rg-model/base";
 
 /// Bytes as text for messages: as they are when UTF-8, escaped otherwise.
 pub(crate) fn show(bytes: &[u8]) -> String {

@@ -26,7 +26,7 @@ pub enum NodeKind {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outside {
     /// Nothing: for pure in-memory runs on a made-up base such as
-    /// `/rg-model/base`.
+    /// [`MODEL_BASE`](super::MODEL_BASE).
     Absent,
     /// The real system, looked up read-only (`symlink_metadata`,
     /// `read_link`): for a materialized tree whose links reach `/etc`.
@@ -73,8 +73,9 @@ impl fmt::Display for ModelFsError {
         match self {
             ModelFsError::BaseNotNormal { base } => write!(
                 f,
-                "base {} is not an absolute, normal path; give one like /rg-model/base (no `.`, `..`, `//` or trailing `/`)",
-                super::show(base)
+                "base {} is not an absolute, normal path; give one like {} (no `.`, `..`, `//` or trailing `/`)",
+                super::show(base),
+                super::MODEL_BASE
             ),
             ModelFsError::BaseNotUtf8 { base } => write!(
                 f,
@@ -346,11 +347,13 @@ mod tests {
 
     #[test]
     fn host_lookup_reads_the_real_system() {
-        let fs = ModelFs::new(&[], Path::new("/rg-model/base"), Outside::Host).expect("valid");
+        let fs =
+            ModelFs::new(&[], Path::new(crate::oracle::MODEL_BASE), Outside::Host).expect("valid");
         assert_eq!(fs.lookup(b"/"), Ok(Some(NodeKind::Dir)));
         assert_eq!(fs.lookup(b"/proc"), Ok(Some(NodeKind::Dir)));
         assert_eq!(fs.lookup(b"/rg-model-surely-missing"), Ok(None));
         // Within the (fake) base, the model alone answers.
-        assert_eq!(fs.lookup(b"/rg-model/base/x"), Ok(None));
+        let inside = format!("{}/x", crate::oracle::MODEL_BASE);
+        assert_eq!(fs.lookup(inside.as_bytes()), Ok(None));
     }
 }

@@ -1,4 +1,4 @@
-//! Scenario format v1 (`shared/spec/scenario-format.md`): a small file tree,
+//! Scenario format v1 (`docs/scenario-format.md`): a small file tree,
 //! a list of roots, and queries with their expected verdicts.
 
 mod base;
