@@ -3,12 +3,15 @@
 //! The group and function ids are stable: release comparisons
 //! (`--save-baseline`, critcmp) depend on them. See benches/README.md.
 
+use std::ffi::CString;
 use std::hint::black_box;
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use rootguard::{LexicalRoots, Op, Roots};
+use rootguard::{LexicalRoots, Op, RootId, Roots};
+use rustix::fs::{Mode, OFlags, ResolveFlags};
 
 /// Cycles through a small set of inputs so that no single input is
 /// predicted perfectly; every id pays the same for it.
@@ -133,7 +136,7 @@ fn check_resolved(c: &mut Criterion) {
         let file = deep.join("file.txt");
         let roots = Roots::new([&uri]);
         assert!(roots.check(&file, Op::Read).is_inside());
-        assert_eq!(roots.inside(&file, Op::Read), Some(0));
+        assert_eq!(roots.inside(&file, Op::Read).map(RootId::index), Some(0));
         // The question the baselines answer: inside or not, and which root.
         group.bench_with_input(BenchmarkId::new("rootguard", depth), &file, |b, file| {
             b.iter(|| roots.inside(black_box(file), Op::Read).is_some())
@@ -143,6 +146,41 @@ fn check_resolved(c: &mut Criterion) {
             BenchmarkId::new("rootguard_named", depth),
             &file,
             |b, file| b.iter(|| roots.check(black_box(file), Op::Read).is_inside()),
+        );
+        // The same questions beneath the pinned root directory.
+        let pinned = roots.clone().pin();
+        assert_eq!(pinned.inside(&file, Op::Read).map(RootId::index), Some(0));
+        assert_eq!(pinned.check(&file, Op::Read), roots.check(&file, Op::Read));
+        group.bench_with_input(BenchmarkId::new("pinned", depth), &file, |b, file| {
+            b.iter(|| pinned.inside(black_box(file), Op::Read).is_some())
+        });
+        group.bench_with_input(BenchmarkId::new("pinned_named", depth), &file, |b, file| {
+            b.iter(|| pinned.check(black_box(file), Op::Read).is_inside())
+        });
+        // The floor of a kernel-faithful answer beneath a held root: one
+        // openat2 of the rest of the path from a cached descriptor (and the
+        // close every id pays), the path already a C string.
+        let root_fd = rustix::fs::open(&root, OFlags::PATH | OFlags::DIRECTORY, Mode::empty())
+            .expect("the root opens");
+        let rest = file
+            .strip_prefix(&root)
+            .expect("the file is spelled beneath the root");
+        let rest = CString::new(rest.as_os_str().as_bytes()).expect("no NUL");
+        group.bench_with_input(
+            BenchmarkId::new("openat2_beneath", depth),
+            &rest,
+            |b, rest| {
+                b.iter(|| {
+                    rustix::fs::openat2(
+                        &root_fd,
+                        black_box(rest.as_c_str()),
+                        OFlags::PATH | OFlags::CLOEXEC,
+                        Mode::empty(),
+                        ResolveFlags::BENEATH | ResolveFlags::NO_MAGICLINKS,
+                    )
+                    .is_ok()
+                })
+            },
         );
         group.bench_with_input(
             BenchmarkId::new("std_canonicalize", depth),
@@ -173,7 +211,7 @@ fn write_target(c: &mut Criterion) {
         let new = deep.join("new.txt");
         let roots = Roots::new([&uri]);
         assert!(roots.check(&new, Op::Write).is_inside());
-        assert_eq!(roots.inside(&new, Op::Write), Some(0));
+        assert_eq!(roots.inside(&new, Op::Write).map(RootId::index), Some(0));
         group.bench_with_input(BenchmarkId::new("rootguard", depth), &new, |b, new| {
             b.iter(|| roots.inside(black_box(new), Op::Write).is_some())
         });
@@ -182,6 +220,15 @@ fn write_target(c: &mut Criterion) {
             &new,
             |b, new| b.iter(|| roots.check(black_box(new), Op::Write).is_inside()),
         );
+        let pinned = roots.clone().pin();
+        assert_eq!(pinned.inside(&new, Op::Write).map(RootId::index), Some(0));
+        assert_eq!(pinned.check(&new, Op::Write), roots.check(&new, Op::Write));
+        group.bench_with_input(BenchmarkId::new("pinned", depth), &new, |b, new| {
+            b.iter(|| pinned.inside(black_box(new), Op::Write).is_some())
+        });
+        group.bench_with_input(BenchmarkId::new("pinned_named", depth), &new, |b, new| {
+            b.iter(|| pinned.check(black_box(new), Op::Write).is_inside())
+        });
         group.bench_with_input(
             BenchmarkId::new("std_canonicalize_parent", depth),
             &new,

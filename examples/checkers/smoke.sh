@@ -12,7 +12,9 @@
 #       each line as it comes (flushes), and exits 0 when stdin closes;
 #   (d) the strict root-URI parsers agree with corpus/root-uris.json.
 # A checker whose language is missing here (python3, node, cargo) is skipped,
-# and said so. The Rust checkers are built first with cargo.
+# and said so; under CI=true (or CI=1) that is a failure instead, since CI
+# must run them all (.ci/run installs them). The Rust checkers are built
+# first with cargo.
 set -uo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -25,7 +27,12 @@ failed=0
 skipped=0
 pass() { passed=$((passed + 1)); printf 'ok    %s\n' "$*"; }
 fail() { failed=$((failed + 1)); printf 'FAIL  %s\n' "$*"; }
-skip() { skipped=$((skipped + 1)); printf 'skip  %s\n' "$*"; }
+skip() {
+  case ${CI:-} in
+    [Tt][Rr][Uu][Ee] | 1) fail "$* (under CI=true nothing may skip: install it; .ci/run does)" ;;
+    *) skipped=$((skipped + 1)); printf 'skip  %s\n' "$*" ;;
+  esac
+}
 
 # --- the tree ------------------------------------------------------------------
 base=$(cd "$work" && pwd -P)
@@ -51,6 +58,8 @@ fi
   mkdir b/ｐｒｏｊｅｃｔ                            # fullwidth: a different directory
   echo s >b/ｐｒｏｊｅｃｔ/secret.txt
   ln -s ../outside/notes.txt "b/project/notes.txt " # a name ending in a space, dangling out
+  for k in $(seq 1 12); do ln -s "c$((k + 1))" "b/project/c$k"; done  # 13 links: c1 -> ... -> c13
+  ln -s ../outside b/project/c13
 ) || exit 2
 B=$base/b
 R="file://$B/project"
@@ -110,6 +119,8 @@ add outside "backslashes are not separators"  "[\"$R\"]" "$B\\\\project\\\\new.t
 add outside "%2F is not a separator"          "[\"$R\"]" "$B%2Fproject%2Fnew.txt" write
 add outside "fullwidth look-alike of the root" "[\"$R\"]" "$B/ｐｒｏｊｅｃｔ/secret.txt" read
 add outside "trailing space: a link out"      "[\"$R\"]" "$B/project/notes.txt " write     # 41
+add outside "a link out after 48 components"  "[\"$R\"]" "$B/project$(printf '/.%.0s' $(seq 1 48))/linkout/secret.txt" read  # 42
+add outside "a chain of 13 links"             "[\"$R\"]" "$B/project/c1/secret.txt" read  # 43
 
 # Each flawed checker must escape on these requests of its own class.
 declare -A own=(
@@ -119,6 +130,8 @@ declare -A own=(
   [python/empty_roots.py]="11 12"
   [python/backslash_separator.py]="38"
   [python/unicode_nfkc.py]="40"
+  [python/component_cap.py]="42"
+  [python/link_budget.py]="43"
   [node/percent_decoded_path.js]="39"
   [node/trimmed_path.js]="41"
   [node/lexical_only.js]="4"
@@ -133,7 +146,8 @@ declare -A own=(
 # --- the checkers ------------------------------------------------------------------
 checkers=()  # "name|interpreter|program", the interpreter empty for a binary
 if command -v python3 >/dev/null; then
-  for f in sound sibling_prefix case_folding uri_decoding empty_roots backslash_separator unicode_nfkc; do
+  for f in sound sibling_prefix case_folding uri_decoding empty_roots backslash_separator unicode_nfkc \
+      component_cap link_budget; do
     checkers+=("python/$f.py|python3|$here/python/$f.py")
   done
 else

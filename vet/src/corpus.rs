@@ -14,47 +14,47 @@ use crate::HarnessError;
 pub const BUNDLED: &[(&str, &str)] = &[
     (
         "corpus/scenarios/case-unicode.json",
-        include_str!("../../corpus/scenarios/case-unicode.json"),
+        include_str!("../corpus/scenarios/case-unicode.json"),
     ),
     (
         "corpus/scenarios/dangling-write.json",
-        include_str!("../../corpus/scenarios/dangling-write.json"),
+        include_str!("../corpus/scenarios/dangling-write.json"),
     ),
     (
         "corpus/scenarios/dotdot.json",
-        include_str!("../../corpus/scenarios/dotdot.json"),
+        include_str!("../corpus/scenarios/dotdot.json"),
     ),
     (
         "corpus/scenarios/limits.json",
-        include_str!("../../corpus/scenarios/limits.json"),
+        include_str!("../corpus/scenarios/limits.json"),
     ),
     (
         "corpus/scenarios/linked-parents.json",
-        include_str!("../../corpus/scenarios/linked-parents.json"),
+        include_str!("../corpus/scenarios/linked-parents.json"),
     ),
     (
         "corpus/scenarios/links.json",
-        include_str!("../../corpus/scenarios/links.json"),
+        include_str!("../corpus/scenarios/links.json"),
     ),
     (
         "corpus/scenarios/root-uris.json",
-        include_str!("../../corpus/scenarios/root-uris.json"),
+        include_str!("../corpus/scenarios/root-uris.json"),
     ),
     (
         "corpus/scenarios/sibling-prefix.json",
-        include_str!("../../corpus/scenarios/sibling-prefix.json"),
+        include_str!("../corpus/scenarios/sibling-prefix.json"),
     ),
     (
         "corpus/scenarios/special-roots.json",
-        include_str!("../../corpus/scenarios/special-roots.json"),
+        include_str!("../corpus/scenarios/special-roots.json"),
     ),
     (
         "corpus/scenarios/write-edge.json",
-        include_str!("../../corpus/scenarios/write-edge.json"),
+        include_str!("../corpus/scenarios/write-edge.json"),
     ),
     (
         "proptests/tests/scenarios/hostile.json",
-        include_str!("../../proptests/tests/scenarios/hostile.json"),
+        include_str!("../data/hostile.json"),
     ),
 ];
 

@@ -2,8 +2,6 @@
 //! kernel on the materialized tree (semantics.md section 3), and the class
 //! of the answer.
 
-use std::fmt;
-
 use rootguard_proptests::oracle::{self, parse_root_uri, ModelFs, Outside};
 use rootguard_proptests::strategies::file_uri;
 use rootguard_proptests::{kernel, Judgement, Materialized, Op, Truth};
@@ -11,62 +9,8 @@ use rootguard_proptests::{kernel, Judgement, Materialized, Op, Truth};
 use crate::checker::{Checker, Reply, Request};
 use crate::HarnessError;
 
-/// What kind of defect an answer shows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Class {
-    /// Allowed an outside target with nothing hostile but the path.
-    PathEscape,
-    /// Allowed an outside target because of a hostile or malformed root.
-    RootEscape,
-    /// Denied an inside target.
-    Overblock,
-    /// No response within the timeout.
-    Hang,
-    /// Exited before answering.
-    Crash,
-    /// A response that breaks the protocol.
-    ProtocolError,
-}
-
-impl Class {
-    /// Every class, in report order.
-    pub const ALL: [Class; 6] = [
-        Class::PathEscape,
-        Class::RootEscape,
-        Class::Overblock,
-        Class::Hang,
-        Class::Crash,
-        Class::ProtocolError,
-    ];
-
-    /// The class's name in reports, e.g. `path-escape`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Class::PathEscape => "path-escape",
-            Class::RootEscape => "root-escape",
-            Class::Overblock => "overblock",
-            Class::Hang => "hang",
-            Class::Crash => "crash",
-            Class::ProtocolError => "protocol-error",
-        }
-    }
-
-    /// Whether the class is an escape (a security defect).
-    pub fn is_escape(self) -> bool {
-        matches!(self, Class::PathEscape | Class::RootEscape)
-    }
-
-    /// Whether a finding of this class fails the run (`strict`: overblocks too).
-    pub fn fails(self, strict: bool) -> bool {
-        self != Class::Overblock || strict
-    }
-}
-
-impl fmt::Display for Class {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+/// The classes of defect, shared with `rootguard mcp` and the reports.
+pub use rootguard_report::Class;
 
 /// The truth of queries on one materialized tree.
 #[derive(Debug)]

@@ -1,12 +1,15 @@
 //! `rootguard vet`: find the escapes in a path-boundary checker written in
 //! any language.
 //!
-//! A checker speaks checker protocol v1 (`shared/spec/checker-protocol.md`)
+//! A checker speaks checker protocol v1 (`docs/checker-protocol.md`)
 //! as one persistent child process ([`ProcessChecker`]), or is a Rust
 //! closure ([`vet_fn`]). [`vet`] asks it the bundled conformance corpus,
-//! then random hostile scenarios with targeted queries, judges every answer
-//! by the model oracle and the kernel on the materialized tree, shrinks
-//! each escape to a minimal scenario, and returns a [`Report`].
+//! then random hostile scenarios with targeted queries, and judges every
+//! answer by the model oracle and the kernel on the materialized tree.
+//! Findings are grouped into candidate defects as they come; then each
+//! candidate's examples are shrunk to minimal scenarios and probed (which
+//! features does the defect need?), and the [`Report`] names its defects
+//! by the IDs of `rootguard_report`'s catalogue.
 //!
 //! # Examples
 //!
@@ -20,6 +23,8 @@
 //! assert!(report.count(Class::PathEscape) > 0);
 //! let minimal = report.first(Class::PathEscape).unwrap();
 //! assert!(minimal.shrunk && minimal.scenario.tree.len() <= 2);
+//! // It lets out a plain path: no hostile feature is needed.
+//! assert!(report.defects.iter().any(|d| d.id() == "RG-ALLOWS-OUTSIDE"));
 //! # Ok::<(), rootguard_vet::HarnessError>(())
 //! ```
 #![deny(missing_docs)]
@@ -31,16 +36,22 @@ pub mod judge;
 pub mod replay;
 pub mod report;
 pub mod run;
+pub mod shard;
 pub mod shrink;
+pub mod stats;
 pub mod targeted;
 mod testkit;
+mod triage;
 
 pub use checker::{Answer, Checker, ProcessChecker, Reply, Request};
 pub use error::HarnessError;
 pub use judge::Class;
 pub use replay::replay;
-pub use run::{vet, Finding, Options, Progress, Report};
+pub use run::{vet, vet_jobs, Finding, Options, Progress, Report};
+pub use shard::{Shard, ShardError};
+pub use stats::{Stats, Strategy, Tally, STRATEGIES};
 pub use testkit::{vet_fn, FnChecker};
+pub use triage::TriageStats;
 
 /// The prefix of every temp dir the harness makes (the checker's working
 /// dir; materialized trees use `rootguard-` too).

@@ -1,20 +1,24 @@
 //! The vetting run: the corpus first, then random scenarios with targeted
-//! queries, until the budget is spent; escapes shrunk as they are found.
+//! queries, until the budget is spent; then triage: each candidate defect's
+//! examples shrunk and probed, and the findings named as defects.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use proptest::strategy::{Strategy, ValueTree};
-use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-use rootguard_proptests::{strategies, Judgement, Materialized, Scenario};
+use rootguard_proptests::gen::{combination, covering_array, Feature, Generator};
+use rootguard_proptests::{Judgement, Materialized, Scenario};
 
-use crate::checker::{Checker, Reply};
+use rootguard_report::Defect;
+
+use crate::checker::Checker;
 use crate::corpus::Source;
 use crate::judge::{evaluate, Class, Ids, Judge, Outcome};
-use crate::shrink::shrink;
+use crate::shard::Shard;
+use crate::stats::{Stats, Strategy, Tally};
 use crate::targeted::{decoys, expand, Pick};
+use crate::triage::{Limits, Triage, TriageStats};
 use crate::HarnessError;
 
 /// A callback told where a run stands after each scenario.
@@ -23,13 +27,18 @@ pub type ProgressFn = Arc<dyn Fn(&Progress) + Send + Sync>;
 /// How a run is bounded and what it reports.
 #[derive(Clone)]
 pub struct Options {
-    /// Stop generating random scenarios after this long.
+    /// Stop generating random scenarios after this long. Any nonzero
+    /// budget first asks the whole covering array (about 4,000 queries,
+    /// `Stats::triples`) and at least one random scenario with its decoys;
+    /// zero asks the corpus only.
     pub budget: Duration,
     /// The seed of the random scenarios.
     pub seed: u64,
-    /// Stop after this many queries (corpus included).
+    /// Stop the search after this many queries (corpus included); triage's
+    /// shrinking and probing come on top, bounded by `shrink_attempts`.
     pub max_queries: Option<u64>,
-    /// Stop after the first escape, once shrunk.
+    /// Stop the search at the first escape (it is still shrunk and probed;
+    /// triage shrinks one example of each candidate only).
     pub fail_fast: bool,
     /// Overblocks fail the run too.
     pub strict: bool,
@@ -37,8 +46,16 @@ pub struct Options {
     pub bundled_corpus: bool,
     /// Extra scenario documents, run after the bundled corpus.
     pub corpus: Vec<Source>,
-    /// How many escapes are shrunk (the rest are counted).
+    /// How many examples triage shrinks in all: one per candidate defect
+    /// first, in the order they were found, then more of each in turn.
     pub max_shrunk: usize,
+    /// Shrinking attempts triage may make in all, shared fairly between
+    /// candidate defects (each attempt a fresh tree and a query).
+    pub shrink_attempts: usize,
+    /// Time triage may take, shrinking and probing.
+    pub triage_time: Duration,
+    /// Which part of the seed's scenarios this run asks (`--shard I/N`).
+    pub shard: Shard,
     /// Set from outside (a signal handler) to stop between queries.
     pub interrupted: Arc<AtomicBool>,
     /// Called after each scenario with the queries so far.
@@ -53,6 +70,7 @@ impl std::fmt::Debug for Options {
             .field("max_queries", &self.max_queries)
             .field("fail_fast", &self.fail_fast)
             .field("strict", &self.strict)
+            .field("shard", &self.shard)
             .field("corpus", &self.corpus.len())
             .finish_non_exhaustive()
     }
@@ -68,7 +86,10 @@ impl Default for Options {
             strict: false,
             bundled_corpus: true,
             corpus: Vec::new(),
-            max_shrunk: 8,
+            max_shrunk: 64,
+            shrink_attempts: 20_000,
+            triage_time: Duration::from_secs(60),
+            shard: Shard::WHOLE,
             interrupted: Arc::new(AtomicBool::new(false)),
             progress: None,
         }
@@ -88,7 +109,7 @@ pub struct Progress {
     pub budget: Duration,
 }
 
-/// One defect found.
+/// One finding: a query that showed a class of defect.
 #[derive(Debug, Clone)]
 pub struct Finding {
     /// Its class.
@@ -112,6 +133,8 @@ pub struct Finding {
 /// What a run found.
 #[derive(Debug, Clone, Default)]
 pub struct Report {
+    /// The checker's command, when known (the SARIF location names its script).
+    pub command: Vec<String>,
     /// The seed of the random scenarios.
     pub seed: u64,
     /// Queries asked (shrinking and re-asks included).
@@ -120,12 +143,20 @@ pub struct Report {
     pub scenarios: u64,
     /// Findings per class.
     pub counts: BTreeMap<Class, u64>,
-    /// The first finding of each class, and every shrunk escape.
+    /// Every shrunk example, and the first finding of each candidate defect.
     pub findings: Vec<Finding>,
+    /// The defects, most severe first, each with its simplest example.
+    pub defects: Vec<Defect>,
+    /// What triage spent.
+    pub triage: TriageStats,
+    /// Queries and findings per strategy and per feature (`vet --stats`).
+    pub stats: Stats,
     /// Harness notes (model and kernel disagreeing, unusable scenarios).
     pub notes: Vec<String>,
     /// Whether the run was stopped by a signal.
     pub interrupted: bool,
+    /// When the search first saw an escape, since the start (triage excluded).
+    pub first_escape: Option<Duration>,
     /// How long it took.
     pub elapsed: Duration,
 }
@@ -155,39 +186,149 @@ impl Report {
     }
 }
 
+/// Random scenarios asked past the budget, at most, to draw a decoy group.
+const FIRST_ROUNDS: u64 = 64;
+
 /// Consecutive defects without an answer after which the checker is given up on.
 const GIVE_UP_AFTER: u32 = 25;
 
 struct Run<'a> {
     checker: &'a mut dyn Checker,
     options: &'a Options,
+    max_queries: Option<u64>,
     ids: Ids,
     report: Report,
     start: Instant,
     failing_in_a_row: u32,
-    shrunk: usize,
+    triage: Triage,
     stop: bool,
 }
 
-/// Vets `checker`: the corpus, then random scenarios until the budget or
-/// `max_queries` is spent, or an interruption.
+/// Vets `checker`: the corpus, then the covering array, then random
+/// scenarios until the budget or `max_queries` is spent, or an
+/// interruption; each of them only where it falls in `options.shard`.
 ///
 /// # Errors
 ///
 /// [`HarnessError`] when the checker cannot be (re)started or a scenario
 /// cannot be materialized at all.
 pub fn vet(checker: &mut dyn Checker, options: &Options) -> Result<Report, HarnessError> {
+    let start = Instant::now();
+    let searched = search(checker, options, options.shard, options.max_queries, start)?;
+    finish(checker, searched, options, start)
+}
+
+/// Vets with one checker process per job (all the same checker, started
+/// by the caller), each asking its own share of `options.shard`'s
+/// scenarios at once; the findings are merged in job order and triaged
+/// on the first checker, so the same seed and number of jobs give the
+/// same defects. `max_queries` is shared out; only the first job reports
+/// progress.
+///
+/// # Errors
+///
+/// [`HarnessError`] when there is no checker, or as [`vet`].
+pub fn vet_jobs<C: Checker + Send>(
+    checkers: &mut [C],
+    options: &Options,
+) -> Result<Report, HarnessError> {
+    let jobs = checkers.len() as u64;
+    if jobs == 0 {
+        return Err(HarnessError::Io(
+            "no checker to run: --jobs must be at least 1".to_owned(),
+        ));
+    }
+    let start = Instant::now();
+    let results: Vec<Result<Searched, HarnessError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = checkers
+            .iter_mut()
+            .enumerate()
+            .map(|(j, checker)| {
+                let j = j as u64;
+                let shard = options.shard.split(j, jobs);
+                let max_queries = options
+                    .max_queries
+                    .map(|n| n / jobs + u64::from(j < n % jobs));
+                let mut options = options.clone();
+                if j > 0 {
+                    options.progress = None;
+                }
+                scope.spawn(move || search(checker, &options, shard, max_queries, start))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(HarnessError::Io("a vetting job panicked".to_owned())))
+            })
+            .collect()
+    });
+    let mut merged: Option<Searched> = None;
+    for result in results {
+        let searched = result?;
+        match &mut merged {
+            None => merged = Some(searched),
+            Some(m) => m.absorb(searched),
+        }
+    }
+    let Some(merged) = merged else {
+        unreachable!("at least one job ran");
+    };
+    finish(&mut checkers[0], merged, options, start)
+}
+
+/// What a search found, before triage.
+struct Searched {
+    ids: Ids,
+    report: Report,
+    triage: Triage,
+}
+
+impl Searched {
+    /// Adds another job's search to this one.
+    fn absorb(&mut self, other: Searched) {
+        let (a, b) = (&mut self.report, other.report);
+        a.queries += b.queries;
+        a.scenarios += b.scenarios;
+        for (class, n) in b.counts {
+            *a.counts.entry(class).or_insert(0) += n;
+        }
+        for note in b.notes {
+            if a.notes.len() < 100 && !a.notes.contains(&note) {
+                a.notes.push(note);
+            }
+        }
+        a.stats.absorb(b.stats);
+        a.first_escape = match (a.first_escape, b.first_escape) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        };
+        self.triage.absorb(other.triage);
+    }
+}
+
+/// The search phase on one checker: the scenarios of `shard`, at most
+/// `max_queries` queries.
+fn search(
+    checker: &mut dyn Checker,
+    options: &Options,
+    shard: Shard,
+    max_queries: Option<u64>,
+    start: Instant,
+) -> Result<Searched, HarnessError> {
     let mut run = Run {
         checker,
         options,
+        max_queries,
         ids: Ids::default(),
         report: Report {
             seed: options.seed,
             ..Report::default()
         },
-        start: Instant::now(),
+        start,
         failing_in_a_row: 0,
-        shrunk: 0,
+        triage: Triage::default(),
         stop: false,
     };
     let mut sources = if options.bundled_corpus {
@@ -196,61 +337,136 @@ pub fn vet(checker: &mut dyn Checker, options: &Options) -> Result<Report, Harne
         Vec::new()
     };
     sources.extend(options.corpus.iter().cloned());
-    'corpus: for source in &sources {
-        for scenario in &source.document.scenarios {
-            run.scenarios(std::slice::from_ref(scenario), &source.origin)?;
-            if run.stop {
-                break 'corpus;
-            }
+    let corpus = sources
+        .iter()
+        .flat_map(|source| source.document.scenarios.iter().map(move |s| (source, s)));
+    for (number, (source, scenario)) in corpus.enumerate() {
+        if run.stop {
+            break;
+        }
+        if shard.holds(number as u64) {
+            run.scenarios(
+                std::slice::from_ref(scenario),
+                &source.origin,
+                Strategy::Corpus,
+                &[],
+            )?;
         }
     }
-    let mut rng_seed = [0u8; 32];
-    rng_seed[..8].copy_from_slice(&options.seed.to_le_bytes());
-    let mut runner = TestRunner::new_with_rng(
-        Config::default(),
-        TestRng::from_seed(RngAlgorithm::ChaCha, &rng_seed),
-    );
+    // Every triple of features first, however small a nonzero budget: the
+    // rare escapes need two or three at once. The seed turns the ladders.
+    for (row, triple) in covering_array().into_iter().enumerate() {
+        if run.stop || options.budget.is_zero() {
+            break;
+        }
+        if !shard.holds(row as u64) {
+            continue;
+        }
+        let rung = row.wrapping_add(options.seed as usize);
+        let asked = run.scenarios(
+            &[combination(&triple, rung)],
+            "covering",
+            Strategy::Covering,
+            &triple,
+        )?;
+        if asked {
+            run.report.stats.triples.insert(triple);
+        }
+    }
+    let mut generator = Generator::new(options.seed);
     let mut pick = Pick(options.seed);
-    let strategy = strategies::scenario();
-    while !run.stop && run.start.elapsed() < options.budget {
-        let scenario = match strategy.new_tree(&mut runner) {
-            Ok(tree) => tree.current(),
-            Err(why) => {
-                return Err(HarnessError::Scenario(format!(
-                    "the scenario generator failed: {why}"
-                )))
-            }
-        };
-        run.scenarios(&expand(&scenario, &mut pick), "random")?;
-        if let Some(decoys) = decoys(&scenario, &mut pick) {
-            run.scenarios(&[decoys], "random")?;
+    // Past the budget too, until the random phase has shown each of its
+    // classes once (a few scenarios), so that every class is drawn.
+    let mut drawn_decoys = false;
+    let mut rounds = 0u64;
+    while !run.stop
+        && !options.budget.is_zero()
+        && (run.start.elapsed() < options.budget
+            || (!drawn_decoys && rounds < FIRST_ROUNDS * shard.count))
+    {
+        // Every shard draws the whole stream, and asks its own part of it.
+        let ours = shard.holds(rounds);
+        rounds += 1;
+        let scenario = generator.scenario();
+        let expanded = expand(&scenario, &mut pick);
+        let decoys = decoys(&scenario, &mut pick);
+        if !ours {
+            continue;
+        }
+        run.scenarios(&expanded, "random", Strategy::Random, &[])?;
+        if let Some(decoys) = decoys {
+            run.scenarios(&[decoys], "random", Strategy::Decoys, &[])?;
+            drawn_decoys = true;
         }
     }
-    run.report.elapsed = run.start.elapsed();
-    run.report.interrupted = options.interrupted.load(Ordering::Relaxed);
-    Ok(run.report)
+    Ok(Searched {
+        ids: run.ids,
+        report: run.report,
+        triage: run.triage,
+    })
+}
+
+/// Triage of what the search found, on `checker`.
+fn finish(
+    checker: &mut dyn Checker,
+    searched: Searched,
+    options: &Options,
+    start: Instant,
+) -> Result<Report, HarnessError> {
+    let Searched {
+        mut ids,
+        mut report,
+        triage,
+    } = searched;
+    if !triage.is_empty() {
+        let before = ids.issued();
+        let limits = Limits {
+            one_round: options.fail_fast,
+            max_shrunk: options.max_shrunk,
+            attempts: options.shrink_attempts,
+            time: options.triage_time,
+        };
+        let (findings, defects, stats) =
+            triage.finish(checker, &mut ids, &limits, &options.interrupted)?;
+        report.queries += ids.issued() - before;
+        report.findings = findings;
+        report.defects = defects;
+        report.triage = stats;
+    }
+    report.elapsed = start.elapsed();
+    report.interrupted = options.interrupted.load(Ordering::Relaxed);
+    Ok(report)
 }
 
 impl Run<'_> {
     fn check_stop(&mut self) {
         let o = self.options;
         if o.interrupted.load(Ordering::Relaxed)
-            || o.max_queries.is_some_and(|n| self.report.queries >= n)
+            || self.max_queries.is_some_and(|n| self.report.queries >= n)
         {
             self.stop = true;
         }
     }
 
     /// Asks every case of `group`, scenarios sharing one tree, on one
-    /// materialization of that tree.
-    fn scenarios(&mut self, group: &[Scenario], origin: &str) -> Result<(), HarnessError> {
+    /// materialization of that tree, and counts them for `strategy` and
+    /// `features`; whether every case was asked.
+    fn scenarios(
+        &mut self,
+        group: &[Scenario],
+        origin: &str,
+        strategy: Strategy,
+        features: &[Feature],
+    ) -> Result<bool, HarnessError> {
         self.check_stop();
         let Some(scenario) = group.first() else {
-            return Ok(());
+            return Ok(true);
         };
         if self.stop {
-            return Ok(());
+            return Ok(false);
         }
+        let queries_before = self.report.queries;
+        let findings_before: u64 = self.report.counts.values().sum();
         let materialized = match Materialized::new(scenario) {
             Ok(m) => m,
             Err(e) => {
@@ -258,7 +474,7 @@ impl Run<'_> {
                     "scenario {:?} from {origin} skipped: {e}",
                     scenario.name
                 ));
-                return Ok(());
+                return Ok(false);
             }
         };
         let judge = match Judge::new(&materialized) {
@@ -268,12 +484,14 @@ impl Run<'_> {
                     "scenario {:?} from {origin} skipped: {e}",
                     scenario.name
                 ));
-                return Ok(());
+                return Ok(false);
             }
         };
         let mut found = Vec::new();
+        let mut complete = true;
         for (number, scenario) in group.iter().enumerate() {
             if self.stop {
+                complete = false;
                 break;
             }
             if number > 0 && scenario.tree != group[0].tree {
@@ -285,6 +503,7 @@ impl Run<'_> {
             for (index, case) in substituted.cases.iter().enumerate() {
                 self.check_stop();
                 if self.stop {
+                    complete = false;
                     break;
                 }
                 let before = self.ids_used();
@@ -307,6 +526,9 @@ impl Run<'_> {
                     _ => self.failing_in_a_row = 0,
                 }
                 if let Some(class) = outcome.class {
+                    if class.is_escape() && self.report.first_escape.is_none() {
+                        self.report.first_escape = Some(self.start.elapsed());
+                    }
                     *self.report.counts.entry(class).or_insert(0) += 1;
                     found.push((number, index, class, outcome));
                 }
@@ -319,6 +541,11 @@ impl Run<'_> {
             }
         }
         drop(materialized);
+        let tally = Tally {
+            queries: self.report.queries - queries_before,
+            findings: self.report.counts.values().sum::<u64>() - findings_before,
+        };
+        self.report.stats.count(strategy, features, tally);
         for (number, index, class, outcome) in found {
             self.record(&group[number], origin, index, class, outcome)?;
         }
@@ -330,7 +557,7 @@ impl Run<'_> {
                 budget: self.options.budget,
             });
         }
-        Ok(())
+        Ok(complete)
     }
 
     /// Ids are issued one per request, so they count the requests.
@@ -352,94 +579,16 @@ impl Run<'_> {
         class: Class,
         outcome: Outcome,
     ) -> Result<(), HarnessError> {
-        let first_of_class = self.report.first(class).is_none();
-        // Every escape up to the bound, and the first overblock, so the report shows each minimal.
-        let shrink_it = !self.stop
-            && ((class.is_escape() && self.shrunk < self.options.max_shrunk)
-                || (class == Class::Overblock && first_of_class));
-        if !first_of_class && !shrink_it {
-            return Ok(());
+        if self.options.fail_fast && class.is_escape() {
+            self.stop = true;
         }
-        let single = Scenario {
-            cases: vec![scenario.cases[index].clone()],
-            ..scenario.clone()
+        let stderr = if class.is_escape() {
+            String::new()
+        } else {
+            self.checker.stderr_tail()
         };
-        let mut finding = finding(
-            class,
-            origin,
-            &outcome,
-            single,
-            false,
-            self.checker.stderr_tail(),
-        );
-        if shrink_it {
-            let before = self.ids_used();
-            let shrunk = shrink(
-                self.checker,
-                &mut self.ids,
-                scenario,
-                index,
-                class,
-                &self.options.interrupted,
-            )?;
-            self.report.queries += self.ids_used() - before;
-            if let Some(s) = shrunk {
-                self.shrunk += 1;
-                finding = finding_shrunk(
-                    class,
-                    origin,
-                    &s.outcome,
-                    s.scenario,
-                    self.checker.stderr_tail(),
-                );
-            }
-            if self.options.fail_fast && class.is_escape() {
-                self.stop = true;
-            }
-        }
-        if !first_of_class && !finding.shrunk {
-            return Ok(());
-        }
-        self.report.findings.push(finding);
+        self.triage
+            .record(scenario, index, class, outcome, origin, stderr);
         Ok(())
-    }
-}
-
-fn finding_shrunk(
-    class: Class,
-    origin: &str,
-    outcome: &Outcome,
-    scenario: Scenario,
-    stderr: String,
-) -> Finding {
-    finding(class, origin, outcome, scenario, true, stderr)
-}
-
-fn finding(
-    class: Class,
-    origin: &str,
-    outcome: &Outcome,
-    scenario: Scenario,
-    shrunk: bool,
-    stderr: String,
-) -> Finding {
-    let answer = match &outcome.reply {
-        Reply::Answer(a) if a.allowed => match &a.use_path {
-            Some(u) => format!("allowed, using {u:?}"),
-            None => "allowed".to_owned(),
-        },
-        Reply::Answer(_) => "denied".to_owned(),
-        Reply::Hang => "no response within the timeout".to_owned(),
-        Reply::Crash(why) | Reply::ProtocolError(why) => why.clone(),
-    };
-    Finding {
-        class,
-        origin: origin.to_owned(),
-        request: outcome.request.to_json(),
-        answer,
-        truth: outcome.truth.as_ref().map(|t| t.judgement.clone()),
-        scenario,
-        shrunk,
-        stderr,
     }
 }

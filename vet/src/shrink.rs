@@ -1,15 +1,39 @@
-//! Shrinking an escape to a minimal scenario by asking the checker again.
+//! Shrinking an escape to a minimal scenario by asking the checker again:
+//! fewer entries and roots first, then shorter names, then plainer ones
+//! (ASCII for non-ASCII), each step kept only when it is simpler by
+//! [`simplicity`] and the checker still shows the class.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
-use rootguard_proptests::{validate_tree, Entry, Materialized, Scenario, BASE_PLACEHOLDER};
+use rootguard_proptests::{validate_tree, Entry, Materialized, Scenario, Truth, BASE_PLACEHOLDER};
+use rootguard_report::{nested, plain_root, rehomed, rename_component, simplicity};
+use unicode_normalization::UnicodeNormalization;
 
-use crate::checker::Checker;
+use crate::checker::{Checker, Reply};
 use crate::judge::{evaluate, Class, Ids, Judge, Outcome};
 use crate::HarnessError;
 
 /// The most attempts (each one a fresh tree and a query) one shrink makes.
 pub const MAX_ATTEMPTS: usize = 1000;
+
+/// How much one shrink may spend.
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    /// Attempts, the first ask included (at most [`MAX_ATTEMPTS`] are made).
+    pub attempts: usize,
+    /// No attempt starts after this.
+    pub deadline: Option<Instant>,
+}
+
+impl Default for Budget {
+    fn default() -> Budget {
+        Budget {
+            attempts: MAX_ATTEMPTS,
+            deadline: None,
+        }
+    }
+}
 
 /// A scenario with its single case, and the outcome that shows its class.
 #[derive(Debug, Clone)]
@@ -23,7 +47,8 @@ pub struct Shrunk {
 }
 
 /// Shrinks `scenario` (in `{base}` form) reduced to its case `case`, keeping
-/// each simplification only when the checker still shows `class`.
+/// each simplification only when it is simpler and the checker still shows
+/// `class`, within `budget`.
 ///
 /// Returns `None` when the escape does not show again on the single case
 /// (a checker that depends on earlier requests).
@@ -38,6 +63,7 @@ pub fn shrink(
     case: usize,
     class: Class,
     interrupted: &AtomicBool,
+    budget: Budget,
 ) -> Result<Option<Shrunk>, HarnessError> {
     let Some(the_case) = scenario.cases.get(case) else {
         return Ok(None);
@@ -46,19 +72,40 @@ pub fn shrink(
         cases: vec![the_case.clone()],
         ..scenario.clone()
     };
-    let Some(mut outcome) = shows(checker, ids, &best, class)? else {
+    let Some((mut outcome, mut used)) = shows(checker, ids, &best, class)? else {
         return Ok(None);
     };
     let mut attempts = 1;
+    let limit = budget.attempts.min(MAX_ATTEMPTS);
+    // The `use` path replaces the request whatever its simplicity, twice at most.
+    let mut use_turns = 2;
     'improve: loop {
-        for candidate in candidates(&best) {
-            if attempts >= MAX_ATTEMPTS || interrupted.load(Ordering::Relaxed) {
+        let measure = simplicity(&best);
+        // A checker that answers with `use` names the path it will really
+        // open: that path, asked as the request, comes first.
+        let use_instead = used.take().filter(|_| use_turns > 0).map(|path| {
+            use_turns -= 1;
+            let mut t = best.clone();
+            t.cases[0].path = path;
+            t
+        });
+        let first_is_use = use_instead.is_some();
+        for (k, candidate) in use_instead.into_iter().chain(candidates(&best)).enumerate() {
+            if attempts >= limit
+                || interrupted.load(Ordering::Relaxed)
+                || budget.deadline.is_some_and(|d| Instant::now() >= d)
+            {
                 break 'improve;
             }
+            // Only a strictly simpler scenario is tried, so shrinking ends.
+            if simplicity(&candidate) >= measure && !(k == 0 && first_is_use) {
+                continue;
+            }
             attempts += 1;
-            if let Some(o) = shows(checker, ids, &candidate, class)? {
+            if let Some((o, u)) = shows(checker, ids, &candidate, class)? {
                 best = candidate;
                 outcome = o;
+                used = u;
                 continue 'improve;
             }
         }
@@ -82,23 +129,46 @@ pub fn shrink(
     }))
 }
 
-/// Whether the single case of `scenario` still shows `class`.
-fn shows(
+/// A one-case scenario asked of the checker on a fresh tree.
+#[derive(Debug)]
+pub(crate) enum Asked {
+    /// It could not be asked; the reason.
+    Not(String),
+    /// It was asked: the outcome, and the `use` path of the answer
+    /// (`{base}` form) when it differs from the request's.
+    Answered(Outcome, Option<String>),
+}
+
+/// Materializes `scenario`, judges its case and, unless its truth is not
+/// `want`, asks it.
+///
+/// # Errors
+///
+/// [`HarnessError`] when the checker cannot be restarted.
+pub(crate) fn ask(
     checker: &mut dyn Checker,
     ids: &mut Ids,
     scenario: &Scenario,
-    class: Class,
-) -> Result<Option<Outcome>, HarnessError> {
-    let materialized = match Materialized::new(scenario) {
-        Ok(m) => m,
-        Err(_) => return Ok(None),
+    want: Option<Truth>,
+) -> Result<Asked, HarnessError> {
+    let Ok(materialized) = Materialized::new(scenario) else {
+        return Ok(Asked::Not("its tree cannot be made".into()));
     };
     let Ok(judge) = Judge::new(&materialized) else {
-        return Ok(None);
+        return Ok(Asked::Not("the model cannot lay its tree out".into()));
     };
     let Some(case) = materialized.cases().first() else {
-        return Ok(None);
+        return Ok(Asked::Not("it has no case".into()));
     };
+    if let Some(want) = want {
+        let truth = judge.truth(materialized.roots(), &case.path, case.op);
+        if truth.judgement.truth != want {
+            return Ok(Asked::Not(format!(
+                "its truth is {}",
+                truth.judgement.truth
+            )));
+        }
+    }
     let outcome = evaluate(
         checker,
         &judge,
@@ -107,12 +177,39 @@ fn shows(
         &case.path,
         case.op,
     )?;
-    Ok((outcome.class == Some(class)).then_some(outcome))
+    let used = match &outcome.reply {
+        Reply::Answer(a) => a.use_path.as_deref().filter(|u| *u != case.path).map(|u| {
+            match u.strip_prefix(materialized.base_text()) {
+                Some(rest) if rest.is_empty() || rest.starts_with('/') => {
+                    format!("{BASE_PLACEHOLDER}{rest}")
+                }
+                _ => u.to_owned(),
+            }
+        }),
+        _ => None,
+    };
+    Ok(Asked::Answered(outcome, used))
+}
+
+/// Whether the single case of `scenario` still shows `class`, with [`ask`]'s answer.
+fn shows(
+    checker: &mut dyn Checker,
+    ids: &mut Ids,
+    scenario: &Scenario,
+    class: Class,
+) -> Result<Option<(Outcome, Option<String>)>, HarnessError> {
+    Ok(match ask(checker, ids, scenario, None)? {
+        Asked::Answered(outcome, used) if outcome.class == Some(class) => Some((outcome, used)),
+        _ => None,
+    })
 }
 
 /// Simpler scenarios, most promising first.
 fn candidates(s: &Scenario) -> Vec<Scenario> {
-    let mut out = shortcuts(s);
+    // A scenario at or beside the base, one level down, reads like a real
+    // tree; links to the host's directories are given one of their own.
+    let mut out: Vec<Scenario> = nested(s).into_iter().chain(rehomed(s)).collect();
+    out.extend(shortcuts(s));
     // Halves, quarters, ... of the tree first, so big trees shrink in few attempts.
     let mut chunk = s.tree.len() / 2;
     while chunk >= 2 {
@@ -157,6 +254,15 @@ fn candidates(s: &Scenario) -> Vec<Scenario> {
             out.push(t);
         }
     }
+    for (i, root) in s.roots.iter().enumerate() {
+        if let Some(plain) = plain_root(root) {
+            let mut t = s.clone();
+            t.roots[i] = plain;
+            out.push(t);
+        }
+    }
+    out.extend(shorter_names(s));
+    out.extend(plainer_names(s));
     for (i, entry) in s.tree.iter().enumerate() {
         if let Entry::File {
             path,
@@ -263,7 +369,107 @@ fn renamed(s: &Scenario) -> Vec<Scenario> {
     out
 }
 
-/// The path with one component fewer, or with empty and `.` components gone.
+/// Every name of the scenario: components of tree paths, link targets and
+/// the case path (after `{base}`), each once, longest first.
+fn names(s: &Scenario) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut add = |text: &str| {
+        for c in text.split('/') {
+            if !matches!(c, "" | "." | ".." | BASE_PLACEHOLDER) && !names.iter().any(|n| n == c) {
+                names.push(c.to_owned());
+            }
+        }
+    };
+    for e in &s.tree {
+        add(e.path());
+        if let Entry::Symlink { target, .. } = e {
+            add(target);
+        }
+    }
+    for case in &s.cases {
+        add(case
+            .path
+            .strip_prefix(BASE_PLACEHOLDER)
+            .unwrap_or(&case.path));
+    }
+    names.sort_by_key(|n| std::cmp::Reverse(n.chars().count()));
+    names
+}
+
+/// Each name but the roots' one character shorter (the last first),
+/// renamed everywhere: `project／sub` becomes `project／su`, ... A root's
+/// name stays, so the example keeps reading `project` and `project2`.
+fn shorter_names(s: &Scenario) -> Vec<Scenario> {
+    let mut out = Vec::new();
+    let in_roots = |name: &str| s.roots.iter().any(|r| r.split('/').any(|c| c == name));
+    for name in names(s) {
+        let chars: Vec<char> = name.chars().collect();
+        if chars.len() < 2 || in_roots(&name) {
+            continue;
+        }
+        for drop in (0..chars.len()).rev() {
+            let shorter: String = chars
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| *i != drop)
+                .map(|(_, c)| c)
+                .collect();
+            if matches!(shorter.as_str(), "." | "..") {
+                continue;
+            }
+            out.extend(rename_component(s, &name, &shorter, true));
+        }
+    }
+    out
+}
+
+/// Each name with its non-ASCII characters made plain (a fullwidth `ｐ`
+/// becomes `p`, `é` becomes `e`, anything else `x`): all at once, then
+/// one at a time; then each odd ASCII character (`,`, `!`, a space) a `2`.
+fn plainer_names(s: &Scenario) -> Vec<Scenario> {
+    let plain = |c: char| {
+        c.to_string()
+            .nfkd()
+            .next()
+            .filter(char::is_ascii_alphanumeric)
+            .unwrap_or('x')
+    };
+    let mut out = Vec::new();
+    for name in names(s) {
+        let chars: Vec<char> = name.chars().collect();
+        if !chars.iter().all(char::is_ascii) {
+            let all: String = chars
+                .iter()
+                .map(|&c| if c.is_ascii() { c } else { plain(c) })
+                .collect();
+            out.extend(rename_component(s, &name, &all, true));
+        }
+        for (i, &c) in chars.iter().enumerate() {
+            let plainer = if !c.is_ascii() {
+                plain(c)
+            } else if !c.is_ascii_alphanumeric() && !"._-".contains(c) {
+                '2'
+            } else {
+                continue;
+            };
+            let mut one = chars.clone();
+            one[i] = plainer;
+            out.extend(rename_component(
+                s,
+                &name,
+                &one.iter().collect::<String>(),
+                true,
+            ));
+        }
+    }
+    out
+}
+
+/// Paths of more components than this lose runs of them, halves first.
+const HALVED_FROM: usize = 16;
+
+/// The path with one component fewer, or with empty and `.` components
+/// gone, or (a long one) a run of components fewer.
 fn simpler_paths(path: &str) -> Vec<String> {
     let (prefix, rest) = match path.strip_prefix(BASE_PLACEHOLDER) {
         Some(rest) => (BASE_PLACEHOLDER, rest),
@@ -280,6 +486,23 @@ fn simpler_paths(path: &str) -> Vec<String> {
     if tidy.len() < parts.len() {
         out.push(format!("{prefix}{}", tidy.join("/")));
     }
+    // Halves, quarters, ... of the components first, so that a path of
+    // thousands (a ladder's rung) shrinks in few attempts.
+    let mut chunk = if parts.len() > HALVED_FROM {
+        parts.len() / 2
+    } else {
+        0
+    };
+    while chunk >= 2 {
+        for start in (1..parts.len()).step_by(chunk) {
+            let mut fewer = parts.clone();
+            fewer.drain(start..(start + chunk).min(parts.len()));
+            if fewer.len() >= 2 {
+                out.push(format!("{prefix}{}", fewer.join("/")));
+            }
+        }
+        chunk /= 2;
+    }
     for i in 1..parts.len() {
         if parts.len() <= 2 {
             break;
@@ -294,6 +517,50 @@ fn simpler_paths(path: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rootguard_proptests::{Case, Op};
+
+    fn sibling(path: &str) -> Scenario {
+        Scenario {
+            name: "s".into(),
+            note: None,
+            tree: vec![Entry::Dir {
+                path: "project".into(),
+            }],
+            roots: vec!["file://{base}/project".into()],
+            cases: vec![Case {
+                path: path.into(),
+                op: Op::Write,
+                expect: None,
+            }],
+        }
+    }
+
+    #[test]
+    fn names_get_shorter_and_plainer() {
+        let s = sibling("{base}/project／sub");
+        let shorter: Vec<String> = shorter_names(&s)
+            .iter()
+            .map(|t| t.cases[0].path.clone())
+            .collect();
+        assert!(
+            shorter.contains(&"{base}/project／su".to_owned()),
+            "{shorter:?}"
+        );
+        let plainer: Vec<String> = plainer_names(&s)
+            .iter()
+            .map(|t| t.cases[0].path.clone())
+            .collect();
+        assert_eq!(plainer, ["{base}/projectxsub", "{base}/projectxsub"]);
+        let comma = sibling("{base}/project,");
+        assert_eq!(plainer_names(&comma)[0].cases[0].path, "{base}/project2");
+        let wide = sibling("{base}/ｐroj");
+        assert_eq!(plainer_names(&wide)[0].cases[0].path, "{base}/proj");
+        // The root's own name stays.
+        assert!(shorter_names(&s).iter().all(|t| t.roots == s.roots));
+        for t in shorter_names(&s).iter().chain(&plainer_names(&s)) {
+            assert!(simplicity(t) < simplicity(&s));
+        }
+    }
 
     #[test]
     fn paths_get_simpler() {

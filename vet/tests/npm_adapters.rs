@@ -7,8 +7,9 @@
 //!
 //! Each package is installed with npm into `target/npm-cache/NAME-VERSION`
 //! (or `$ROOTGUARD_NPM_CACHE/NAME-VERSION`) and reused when it is already
-//! there; nothing is vendored. Without node ≥ 20, npm or the registry, or
-//! with `ROOTGUARD_SKIP_NPM=1`, each test prints why and passes.
+//! there; nothing is vendored (`rootguard_testsupport::npm`). Without node
+//! ≥ 18, npm or the registry, or with `ROOTGUARD_SKIP_NPM=1`, each test
+//! prints why and passes; under `CI=true` it fails instead.
 //!
 //! The assertions are the robust facts docs/findings.md reports: which kind
 //! of escape each version has (shown on one of the bundled corpus files, so
@@ -19,10 +20,10 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
 use std::time::Duration;
 
 use rootguard_proptests::{Entry, Op};
+use rootguard_testsupport::npm;
 use rootguard_vet::corpus::load_file;
 use rootguard_vet::{vet, Class, Finding, Options, ProcessChecker, Report};
 
@@ -35,115 +36,6 @@ fn repo() -> PathBuf {
         .join("..")
         .canonicalize()
         .expect("the repository root")
-}
-
-fn cache() -> PathBuf {
-    std::env::var_os("ROOTGUARD_NPM_CACHE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join("target/npm-cache"))
-}
-
-/// Whether node ≥ 20 and npm run here (asked once; the reason printed each time it is not).
-fn tools() -> Result<(), String> {
-    static TOOLS: OnceLock<Result<(), String>> = OnceLock::new();
-    TOOLS
-        .get_or_init(|| {
-            if std::env::var_os("ROOTGUARD_SKIP_NPM").is_some_and(|v| v == "1") {
-                return Err("ROOTGUARD_SKIP_NPM=1".to_owned());
-            }
-            let node = Command::new("node")
-                .arg("--version")
-                .output()
-                .map_err(|e| format!("node is not available ({e})"))?;
-            let version = String::from_utf8_lossy(&node.stdout).trim().to_owned();
-            let major: u32 = version
-                .trim_start_matches('v')
-                .split('.')
-                .next()
-                .and_then(|m| m.parse().ok())
-                .unwrap_or(0);
-            if !node.status.success() || major < 20 {
-                return Err(format!("node ≥ 20 is needed, found {version:?}"));
-            }
-            let npm = Command::new("npm")
-                .arg("--version")
-                .output()
-                .map_err(|e| format!("npm is not available ({e})"))?;
-            if !npm.status.success() {
-                return Err("npm --version failed".to_owned());
-            }
-            Ok(())
-        })
-        .clone()
-}
-
-/// The installed package's directory, installing `name@version` into the
-/// cache first if it is not there; `None` (and a message) when it cannot be.
-fn install(name: &str, version: &str) -> Option<PathBuf> {
-    if let Err(why) = tools() {
-        eprintln!("skipped: {name}@{version} not vetted: {why}");
-        return None;
-    }
-    // The prefix dir must not be named NAME@VERSION: npm 11 then looks for a package.json in it.
-    let prefix = cache().join(format!(
-        "{}-{version}",
-        name.trim_start_matches('@').replace('/', "-")
-    ));
-    let package = prefix.join("node_modules").join(name);
-    let installed = || {
-        std::fs::read_to_string(package.join("package.json"))
-            .ok()
-            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
-            .is_some_and(|pkg| pkg["version"] == version)
-            // npm writes this last, so a half-done install is done again.
-            && prefix.join("node_modules/.package-lock.json").is_file()
-    };
-    if !installed() {
-        if let Err(e) = std::fs::create_dir_all(&prefix) {
-            eprintln!(
-                "skipped: {name}@{version}: cannot create {}: {e}",
-                prefix.display()
-            );
-            return None;
-        }
-        let out = Command::new("npm")
-            .arg("install")
-            .arg("--prefix")
-            .arg(&prefix)
-            .args([
-                "--no-save",
-                "--no-audit",
-                "--no-fund",
-                "--no-package-lock",
-                "--loglevel=error",
-                "--fetch-retries=1",
-                "--fetch-timeout=30000",
-            ])
-            .arg(format!("{name}@{version}"))
-            .output();
-        match out {
-            Ok(o) if o.status.success() && installed() => {}
-            Ok(o) => {
-                let err = String::from_utf8_lossy(&o.stderr);
-                // npm's first lines say what went wrong (`npm error code ECONNREFUSED`, ...).
-                let head: Vec<&str> = err
-                    .lines()
-                    .filter(|l| !l.trim().is_empty())
-                    .take(3)
-                    .collect();
-                eprintln!(
-                    "skipped: npm could not install {name}@{version} (is the registry reachable?): {}",
-                    head.join(" | ")
-                );
-                return None;
-            }
-            Err(e) => {
-                eprintln!("skipped: npm could not run for {name}@{version}: {e}");
-                return None;
-            }
-        }
-    }
-    Some(package)
 }
 
 /// How one run goes: the bundled corpus and random scenarios, or one scenario file alone.
@@ -236,7 +128,7 @@ fn summary(f: &Finding) -> String {
 
 #[test]
 fn server_filesystem_2025_3_28_has_the_2025_symlink_and_prefix_escapes() {
-    let Some(pkg) = install(SERVER, "2025.3.28") else {
+    let Some(pkg) = npm::package(SERVER, "2025.3.28") else {
         return;
     };
     let cmd = || adapter("server-filesystem.js", &pkg, &[]);
@@ -267,7 +159,7 @@ fn server_filesystem_2025_3_28_has_the_2025_symlink_and_prefix_escapes() {
 
 #[test]
 fn server_filesystem_2025_7_1_fixed_those_but_lets_a_dangling_link_through() {
-    let Some(pkg) = install(SERVER, "2025.7.1") else {
+    let Some(pkg) = npm::package(SERVER, "2025.7.1") else {
         return;
     };
     let cmd = || adapter("server-filesystem.js", &pkg, &[]);
@@ -308,7 +200,7 @@ fn trimmed_tail(f: &Finding) -> bool {
 
 #[test]
 fn server_filesystem_latest_tag_2026_8_31_trims_quotes_and_spaces() {
-    let Some(pkg) = install(SERVER, "2026.8.31") else {
+    let Some(pkg) = npm::package(SERVER, "2026.8.31") else {
         return;
     };
     let cmd = || adapter("server-filesystem.js", &pkg, &[]);
@@ -352,7 +244,7 @@ fn server_filesystem_latest_tag_2026_8_31_trims_quotes_and_spaces() {
 
 #[test]
 fn server_filesystem_newest_2_0_1_has_no_path_escape() {
-    let Some(pkg) = install(SERVER, "2.0.1") else {
+    let Some(pkg) = npm::package(SERVER, "2.0.1") else {
         return;
     };
     let cmd = || adapter("server-filesystem.js", &pkg, &[]);
@@ -386,16 +278,16 @@ fn server_filesystem_newest_2_0_1_has_no_path_escape() {
 fn adapters_deny_malformed_requests_and_exit_on_eof() {
     use std::io::Write;
     use std::process::Stdio;
-    let Some(ipi) = install("is-path-inside", "4.0.0") else {
+    let Some(ipi) = npm::package("is-path-inside", "4.0.0") else {
         return;
     };
-    let Some(pii) = install("path-is-inside", "1.0.2") else {
+    let Some(pii) = npm::package("path-is-inside", "1.0.2") else {
         return;
     };
-    let Some(server) = install(SERVER, "2.0.1") else {
+    let Some(server) = npm::package(SERVER, "2.0.1") else {
         return;
     };
-    let Some(old) = install(SERVER, "2025.3.28") else {
+    let Some(old) = npm::package(SERVER, "2025.3.28") else {
         return;
     };
     let mut input: Vec<u8> = Vec::new();
@@ -467,7 +359,7 @@ fn adapters_deny_malformed_requests_and_exit_on_eof() {
 }
 
 fn helper_has_link_escapes(name: &str, version: &str, script: &str) {
-    let Some(pkg) = install(name, version) else {
+    let Some(pkg) = npm::package(name, version) else {
         return;
     };
     let cmd = || adapter(script, &pkg, &[]);
@@ -511,7 +403,7 @@ fn path_is_inside_1_0_2_follows_no_link() {
 
 #[test]
 fn path_is_inside_on_an_unresolved_path_lets_dotdot_through() {
-    let Some(pkg) = install("path-is-inside", "1.0.2") else {
+    let Some(pkg) = npm::package("path-is-inside", "1.0.2") else {
         return;
     };
     let raw = adapter("path-is-inside.js", &pkg, &[("ADAPTER_RAW_PATH", "1")]);

@@ -3,26 +3,15 @@
 
 use std::ffi::OsString;
 use std::path::Path;
-use std::process::Command;
 use std::time::Duration;
 
+use rootguard_testsupport::Tool;
 use rootguard_vet::{vet, Class, HarnessError, Options, ProcessChecker, Report};
 
-fn python() -> Option<&'static str> {
-    let ok = Command::new("python3")
-        .arg("-c")
-        .arg("pass")
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        eprintln!("skipped: python3 is not available, and the fake checkers are Python scripts");
-    }
-    ok.then_some("python3")
-}
-
-/// Writes `body` (Python) into `dir` and vets it for at most `queries` queries.
+/// Writes `body` (Python) into `dir` and vets it for at most `queries`
+/// queries; `None` without python3 (a failure under `CI=true`).
 fn vet_fake(dir: &Path, body: &str, queries: u64) -> Option<Report> {
-    let python = python()?;
+    let python = Tool::Python3.need("the fake checkers, which are Python scripts,")?;
     let script = dir.join("fake.py");
     std::fs::write(&script, format!("import json, os, sys, time\n{body}\n")).unwrap();
     let command = vec![OsString::from(python), script.into_os_string()];

@@ -6,19 +6,24 @@
 // The same logic as ../python/sound.py, for Node 20 without any npm package:
 // strict root URIs (semantics.md section 1), a component-by-component walk
 // with lstat/readlink (section 2), containment by whole components
-// (section 3). Whatever cannot happen or cannot be understood is denied.
+// (section 3). Whatever cannot happen is denied, with a reason. The protocol
+// itself (reading requests, denying malformed ones, writing answers) is the
+// adapter library's serve (adapters/node, the package rootguard-protocol).
 //
 // Paths are bytes on Linux. Inside this file a path is a "binary string":
 // one char per byte (latin1), turned into a Buffer for every fs call, so
-// non-UTF-8 names survive readlink and %HH roots. Request strings are
-// encoded as UTF-8, except that lone surrogates U+DC80..U+DCFF stand for the
-// raw bytes 0x80..0xFF (Python's surrogateescape), and raw invalid UTF-8
-// bytes inside a JSON string are read the same way.
+// non-UTF-8 names survive readlink and %HH roots. A request string's bytes
+// are the adapter's pathBuffer: its UTF-8, except that lone surrogates
+// U+DC80..U+DCFF (raw invalid bytes in the request line) stand for the
+// bytes 0x80..0xFF.
 //
-// The other Node example checkers require() the pieces they keep sound.
+// The other Node example checkers require() the pieces they keep sound, and
+// serve, from here.
 'use strict';
 
 const fs = require('fs');
+// The protocol loop: adapters/node, the package rootguard-protocol.
+const { serve, pathBuffer } = require('../../../adapters/node');
 
 const MAX_LINKS = 40; // Linux's MAXSYMLINKS: the 41st expansion is ELOOP
 const PATH_MAX = 4096; // the kernel refuses a path argument this long
@@ -194,23 +199,11 @@ function within(target, root) {
 
 /** A request string as a binary string of its bytes (see the header). */
 function pathBytes(s) {
-  if (!/[\ud800-\udfff]/.test(s)) return Buffer.from(s, 'utf8').toString('latin1');
-  let out = '';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        out += Buffer.from(s.slice(i, i + 2), 'utf8').toString('latin1');
-        i++;
-        continue;
-      }
-    }
-    if (c >= 0xdc80 && c <= 0xdcff) out += String.fromCharCode(c & 0xff);
-    else if (c >= 0xd800 && c <= 0xdfff) throw new Unresolvable('path holds a lone surrogate');
-    else out += Buffer.from(s[i], 'utf8').toString('latin1');
+  try {
+    return pathBuffer(s).toString('latin1');
+  } catch (e) {
+    throw new Unresolvable(e.message);
   }
-  return out;
 }
 
 function check(roots, path, op) {
@@ -229,147 +222,6 @@ function check(roots, path, op) {
   return { allowed: false, reason: `${show(join(target))} is beneath no root` };
 }
 
-// --- The protocol ------------------------------------------------------------
-
-/** Decode one line; raw invalid UTF-8 bytes inside JSON strings become \udcXX. */
-function decodeLine(buf) {
-  try {
-    return UTF8.decode(buf);
-  } catch {
-    // fall through to the lenient, byte-by-byte reading
-  }
-  let out = '';
-  let inString = false;
-  let escaped = false;
-  let i = 0;
-  while (i < buf.length) {
-    const n = utf8Length(buf, i);
-    if (n === 0) {
-      if (!inString || escaped) return null; // not inside a string: cannot be JSON
-      out += '\\udc' + buf[i].toString(16).padStart(2, '0');
-      i++;
-      continue;
-    }
-    const ch = buf.toString('utf8', i, i + n);
-    if (escaped) escaped = false;
-    else if (inString && ch === '\\') escaped = true;
-    else if (ch === '"') inString = !inString;
-    out += ch;
-    i += n;
-  }
-  return out;
-}
-
-/** The length of the valid UTF-8 sequence at buf[i], or 0 if it is not one. */
-function utf8Length(buf, i) {
-  const b = buf[i];
-  const cont = (k, lo = 0x80, hi = 0xbf) => i + k < buf.length && buf[i + k] >= lo && buf[i + k] <= hi;
-  if (b < 0x80) return 1;
-  if (b >= 0xc2 && b <= 0xdf) return cont(1) ? 2 : 0;
-  if (b === 0xe0) return cont(1, 0xa0) && cont(2) ? 3 : 0;
-  if ((b >= 0xe1 && b <= 0xec) || b === 0xee || b === 0xef) return cont(1) && cont(2) ? 3 : 0;
-  if (b === 0xed) return cont(1, 0x80, 0x9f) && cont(2) ? 3 : 0;
-  if (b === 0xf0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
-  if (b >= 0xf1 && b <= 0xf3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
-  if (b === 0xf4) return cont(1, 0x80, 0x8f) && cont(2) && cont(3) ? 4 : 0;
-  return 0;
-}
-
-/**
- * The raw text of the top-level "id" member of a JSON object, so that an id
- * beyond 2^53 is echoed exactly (JSON.parse would round it).
- */
-function rawId(text) {
-  let depth = 0;
-  let found = null;
-  for (let i = 0; i < text.length; ) {
-    const c = text[i];
-    if (c === '"') {
-      let j = i + 1;
-      while (text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
-      const token = text.slice(i, j + 1);
-      i = j + 1;
-      if (depth !== 1) continue;
-      const after = /^\s*:\s*(-?\d+)/.exec(text.slice(i, i + 64));
-      if (after && JSON.parse(token) === 'id') found = after[1]; // the last one wins, as in JSON.parse
-      continue;
-    }
-    if (c === '{' || c === '[') depth++;
-    else if (c === '}' || c === ']') depth--;
-    i++;
-  }
-  return found;
-}
-
-/** The response line (without "\n") to one request line; never throws. */
-function answer(buf, checkFn) {
-  const reply = (id, verdict) => {
-    if (typeof id === 'number' && !Number.isSafeInteger(id) && Number.isInteger(id) && text !== null) {
-      const raw = rawId(text);
-      if (raw !== null) return `{"id":${raw},` + JSON.stringify(verdict).slice(1);
-    }
-    return JSON.stringify({ id: id === undefined ? null : id, ...verdict });
-  };
-  const text = decodeLine(buf);
-  let request;
-  try {
-    if (text === null) throw new Error('line is not UTF-8');
-    request = JSON.parse(text);
-  } catch (e) {
-    return JSON.stringify({ id: null, allowed: false, reason: `not a JSON request: ${e.message}` });
-  }
-  if (request === null || typeof request !== 'object' || Array.isArray(request)) {
-    return JSON.stringify({ id: null, allowed: false, reason: 'request is not a JSON object' });
-  }
-  const { id, roots, path, op } = request;
-  let problem = null;
-  if (!Number.isInteger(id)) problem = 'id is not an integer';
-  else if (!Array.isArray(roots)) problem = 'roots is not an array';
-  else if (typeof path !== 'string') problem = 'path is not a string';
-  else if (op !== 'read' && op !== 'write') problem = 'op is neither read nor write';
-  if (problem) return reply(id, { allowed: false, reason: `bad request: ${problem}` });
-  let verdict;
-  try {
-    verdict = checkFn(roots, path, op);
-  } catch (e) {
-    // a checker must answer, never crash
-    verdict = { allowed: false, reason: `internal error: ${e && e.message}` };
-  }
-  return reply(id, verdict);
-}
-
-/** Answer requests from stdin until it closes. */
-function serve(checkFn = check) {
-  let parts = []; // the pieces of a line not yet ended
-  const write = (line) => {
-    try {
-      fs.writeSync(1, line + '\n');
-    } catch (e) {
-      if (e.code === 'EAGAIN') return write(line); // a non-blocking pipe that is full
-      process.exit(0); // the reader is gone
-    }
-  };
-  const handle = (buf) => {
-    if (buf.toString('latin1').trim() === '') return;
-    write(answer(buf, checkFn));
-  };
-  process.stdin.on('data', (chunk) => {
-    let start = 0;
-    let nl;
-    while ((nl = chunk.indexOf(10, start)) >= 0) {
-      const piece = chunk.subarray(start, nl);
-      handle(parts.length ? Buffer.concat([...parts, piece]) : piece);
-      parts = [];
-      start = nl + 1;
-    }
-    if (start < chunk.length) parts.push(chunk.subarray(start));
-  });
-  process.stdin.on('end', () => {
-    if (parts.length) handle(Buffer.concat(parts));
-    process.exit(0);
-  });
-}
-
 module.exports = {
   InvalidRoot,
   Unresolvable,
@@ -386,4 +238,4 @@ module.exports = {
   serve,
 };
 
-if (require.main === module) serve();
+if (require.main === module) serve(check);

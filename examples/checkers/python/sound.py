@@ -6,7 +6,7 @@ response per line on stdout, exit when stdin closes.
 
     python3 examples/checkers/python/sound.py
 
-It follows ../shared/spec/semantics.md exactly, with nothing but the standard
+It follows docs/semantics.md exactly, with nothing but the standard
 library (Python 3.11):
 
 * root URIs are parsed strictly (section 1) into bytes, then resolved the way
@@ -17,15 +17,22 @@ library (Python 3.11):
 * the target is inside a root only if the root's components are a prefix of
   the target's (section 3).
 
-Whatever it cannot make sense of, or what cannot happen (the spec's
-`either`), it denies with a reason. The other example checkers import the
-pieces they keep sound from here.
+Whatever cannot happen (the spec's `either`) it denies with a reason. The
+protocol itself (reading requests, denying malformed ones, writing answers)
+is the adapter library's `serve` (adapters/python: `pip install` it, or this
+file finds it in the clone). The other example checkers import the pieces
+they keep sound, and `serve`, from here.
 """
 
-import json
 import os
 import stat
 import sys
+
+try:
+    from rootguard_protocol import serve  # the protocol loop: adapters/python
+except ImportError:  # not installed: the copy in this clone of rootguard
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../../adapters/python/src"))
+    from rootguard_protocol import serve
 
 MAX_LINKS = 40  # Linux's MAXSYMLINKS: the 41st expansion is ELOOP
 PATH_MAX = 4096  # the kernel refuses a path argument this long (ENAMETOOLONG)
@@ -44,6 +51,14 @@ class InvalidRoot(Exception):
 
 class Unresolvable(Exception):
     """The operation cannot happen (the spec's `either`): ENOENT, ENOTDIR, ELOOP, ..."""
+
+
+class TooManyLinks(Unresolvable):
+    """More links than the limit: ELOOP. `expanded` is what was left to walk."""
+
+    def __init__(self, message: str, expanded: list[bytes]):
+        super().__init__(message)
+        self.expanded = expanded
 
 
 def show(raw: bytes) -> str:
@@ -148,7 +163,7 @@ def _components(path: bytes) -> list[bytes]:
     return parts
 
 
-def resolve(path: bytes, op: str) -> list[bytes]:
+def resolve(path: bytes, op: str, max_links: int = MAX_LINKS) -> list[bytes]:
     """The components of what `op` on `path` would touch, every link followed.
 
     For "write" the result may name a file that does not exist yet (it would be
@@ -187,8 +202,9 @@ def resolve(path: bytes, op: str) -> list[bytes]:
             raise Unresolvable(f"{show(candidate)}: {e.strerror}") from None
         if stat.S_ISLNK(st.st_mode):
             links += 1
-            if links > MAX_LINKS:
-                raise Unresolvable("too many levels of symbolic links (ELOOP)")
+            if links > max_links:
+                left = current + [name] + todo[::-1]
+                raise TooManyLinks("too many levels of symbolic links (ELOOP)", left)
             try:
                 target = os.readlink(candidate)
             except OSError as e:
@@ -226,6 +242,11 @@ def check(roots: list, path: str, op: str) -> dict:
         target = resolve(raw, op)
     except Unresolvable as e:
         return {"allowed": False, "reason": f"cannot {op}: {e}"}
+    return verdict(target, usable)
+
+
+def verdict(target: list[bytes], usable: list[list[bytes]]) -> dict:
+    """Allowed when `target` is beneath one of the `usable` roots."""
     for root in usable:
         if within(target, root):
             return {"allowed": True, "reason": f"{show(join(target))} is beneath {show(join(root))}"}
@@ -234,72 +255,5 @@ def check(roots: list, path: str, op: str) -> dict:
 
 # --- The protocol ------------------------------------------------------------
 
-
-def answer(line: bytes, check_fn) -> dict:
-    """The response to one request line; never raises."""
-    try:
-        # surrogateescape: raw non-UTF-8 bytes inside a string survive into os.fsencode
-        request = json.loads(line.decode("utf-8", "surrogateescape"))
-    except (ValueError, RecursionError) as e:
-        return {"id": None, "allowed": False, "reason": f"not a JSON request: {e}"}
-    if not isinstance(request, dict):
-        return {"id": None, "allowed": False, "reason": "request is not a JSON object"}
-    request_id = request.get("id")
-    if not _json_safe(request_id):
-        request_id = None
-    roots, path, op = request.get("roots"), request.get("path"), request.get("op")
-    problem = None
-    if not isinstance(request_id, int) or isinstance(request_id, bool):
-        problem = "id is not an integer"
-    elif not isinstance(roots, list):
-        problem = "roots is not an array"
-    elif not isinstance(path, str):
-        problem = "path is not a string"
-    elif op not in ("read", "write"):
-        problem = "op is neither read nor write"
-    if problem:
-        return {"id": request_id, "allowed": False, "reason": f"bad request: {problem}"}
-    try:
-        verdict = check_fn(roots, path, op)
-    except Exception as e:  # a checker must answer, never crash
-        verdict = {"allowed": False, "reason": f"internal error: {type(e).__name__}: {e}"}
-    return {"id": request_id, **verdict}
-
-
-def _json_safe(value) -> bool:
-    try:
-        json.dumps(value, ensure_ascii=True).encode("ascii")
-        return True
-    except (ValueError, TypeError, UnicodeError):
-        return False
-
-
-def serve(check_fn=check) -> None:
-    """Answer requests from stdin until it closes."""
-    out = sys.stdout.buffer
-    for line in sys.stdin.buffer:
-        if not line.strip():
-            continue
-        response = answer(line, check_fn)
-        try:
-            text = json.dumps(response, ensure_ascii=True)
-        except (ValueError, TypeError) as e:
-            text = json.dumps({"id": response.get("id"), "allowed": False, "reason": f"unencodable answer: {e}"})
-        try:
-            out.write(text.encode("ascii") + b"\n")
-            out.flush()
-        except BrokenPipeError:
-            break
-    # Nothing left to flush into a closed pipe at interpreter exit.
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        pass
-
-
 if __name__ == "__main__":
-    try:
-        serve()
-    except KeyboardInterrupt:
-        pass
-    sys.exit(0)
+    serve(check)

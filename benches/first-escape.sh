@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Time to first escape: vets every flawed example checker (examples/checkers/)
+# at seeds 1..5 with --fail-fast and --jobs 1, and prints a Markdown table of
+# the median and worst seconds from the start to the first escape the search
+# saw (the report's first_escape_seconds; triage excluded). A seed that sees
+# no escape within the budget counts as the budget and is marked.
+#
+#   bash benches/first-escape.sh            # budget 30 s a run
+#   BUDGET=10 SEEDS="1 2 3" bash benches/first-escape.sh
+#   ROOTGUARD=target/debug/rootguard bash benches/first-escape.sh   # a build you have
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+budget=${BUDGET:-30}
+seeds=${SEEDS:-1 2 3 4 5}
+if [ -z "${ROOTGUARD:-}" ]; then
+  cargo build --quiet --release -p rootguard-cli --manifest-path "$here/Cargo.toml" || exit 2
+fi
+cargo build --quiet --release --manifest-path "$here/examples/checkers/rust/Cargo.toml" || exit 2
+rootguard=${ROOTGUARD:-${CARGO_TARGET_DIR:-$here/target}/release/rootguard}
+rustbin=$here/examples/checkers/rust/target/release
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+checkers=()
+for f in "$here"/examples/checkers/python/*.py; do
+  [ "$(basename "$f")" = sound.py ] || checkers+=("python/$(basename "$f")|python3 $f")
+done
+for f in "$here"/examples/checkers/node/*.js; do
+  [ "$(basename "$f")" = sound.js ] || checkers+=("node/$(basename "$f")|node $f")
+done
+for f in clean_before_resolve dangling_write uri_any_host; do
+  checkers+=("rust/src/bin/$f.rs|$rustbin/$f")
+done
+
+echo "| checker | median (s) | worst (s) | seeds that saw an escape |"
+echo "|---|---|---|---|"
+for entry in "${checkers[@]}"; do
+  name=${entry%%|*}
+  read -r -a cmd <<<"${entry#*|}"
+  times=()
+  caught=0
+  for seed in $seeds; do
+    "$rootguard" vet --fail-fast --jobs 1 --seed "$seed" --budget "$budget" \
+      --json "$tmp/report.json" -- "${cmd[@]}" >/dev/null 2>&1
+    t=$(python3 -c 'import json,sys; v=json.load(open(sys.argv[1])).get("first_escape_seconds"); print("" if v is None else v)' "$tmp/report.json" 2>/dev/null)
+    if [ -n "$t" ]; then
+      caught=$((caught + 1))
+      times+=("$t")
+    else
+      times+=("$budget")
+    fi
+  done
+  python3 - "$name" "$caught" "${times[@]}" <<'PY'
+import statistics, sys
+name, caught, times = sys.argv[1], int(sys.argv[2]), [float(t) for t in sys.argv[3:]]
+print(f"| `{name}` | {statistics.median(times):.2f} | {max(times):.2f} | {caught} of {len(times)} |")
+PY
+done

@@ -1,0 +1,714 @@
+//! The catalogue of defects: a signature's stable ID, title, diagnosis and
+//! fix (docs/reports.md, "The catalogue").
+//!
+//! The rules are tried in order and the first whose features the signature
+//! needs wins, so the most telling feature decides: a trimmed name reached
+//! through a link is a trimmed name. Rules whose features were all shown
+//! needed are tried before rules that lean on a feature probing could not
+//! rule out. The same flaw lets a path out one way and refuses one the
+//! other way (a link not followed leads out, and refuses a link that leads
+//! in), so overblocks are named by the escape rules first. A signature no
+//! rule matches still gets a deterministic ID, from its class and features.
+
+use crate::class::Class;
+use crate::feature::{Feature, RootRule};
+use crate::probe::Signature;
+
+/// One entry of the catalogue: what a defect is called and what to do.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The stable ID, e.g. `RG-PREFIX-SIBLING`.
+    pub id: String,
+    /// The class the defect is reported as.
+    pub class: Class,
+    /// One line.
+    pub title: String,
+    /// What the checker does wrong, in plain words.
+    pub diagnosis: String,
+    /// What sound code does instead.
+    pub fix: String,
+    /// Whether a rule of the catalogue matched (false: an ID derived from
+    /// the signature).
+    pub known: bool,
+}
+
+/// Which signatures a rule takes.
+#[derive(Clone, Copy)]
+enum Family {
+    Escape,
+    Stale,
+    Overblock,
+    Hang,
+    Crash,
+    Protocol,
+}
+
+impl Family {
+    fn of(class: Class) -> Family {
+        match class {
+            Class::PathEscape | Class::RootEscape => Family::Escape,
+            Class::StaleRoot => Family::Stale,
+            Class::Overblock => Family::Overblock,
+            Class::Hang => Family::Hang,
+            Class::Crash => Family::Crash,
+            Class::ProtocolError => Family::Protocol,
+        }
+    }
+
+    fn matches(self, class: Class) -> bool {
+        std::mem::discriminant(&self) == std::mem::discriminant(&Family::of(class))
+    }
+}
+
+struct Rule {
+    families: &'static [Family],
+    needs: &'static [Feature],
+    id: &'static str,
+    class: Class,
+    title: &'static str,
+    diagnosis: &'static str,
+    fix: &'static str,
+}
+
+/// Title, diagnosis and fix of `RG-ROOT-NOT-RESOLVED`, which two rules name.
+const NOT_RESOLVED: (&str, &str, &str) = (
+    "roots are used as written, never resolved",
+    "The checker compares with each root's path as written and never resolves it: a root that names no existing directory still grants (whatever is created there later), and a root that is, or lies beneath, a link grants its link path instead of its real location.",
+    "Resolve each root as realpath(3) does; a root that does not resolve grants nothing, and targets are compared with the resolved location (semantics.md section 1, rule 7).",
+);
+
+const E: &[Family] = &[Family::Escape];
+const EO: &[Family] = &[Family::Escape, Family::Overblock];
+const O: &[Family] = &[Family::Overblock];
+
+const RULES: &[Rule] = &[
+    // Observed grants first: every escape they explain is folded into them.
+    Rule {
+        families: E,
+        needs: &[Feature::DefaultGrant],
+        id: "RG-DEFAULT-GRANT",
+        class: Class::PathEscape,
+        title: "grants a directory no root names, by default",
+        diagnosis: "With no hostile input the server serves a directory it was never given: a built-in allow-list (`$HOME`, `/tmp`), its working directory, or everything. A plain path to a file there is read back, so every escape into that directory is this one defect (the run folds them into it).",
+        fix: "Grant exactly the configured directories and the client's roots: no built-in defaults, no implicit home or working directory (the anti-pattern the MCP roots guides warn about).",
+    },
+    Rule {
+        families: E,
+        needs: &[Feature::CwdFallback],
+        id: "RG-CWD-FALLBACK",
+        class: Class::PathEscape,
+        title: "falls back to its working directory when roots/list fails",
+        diagnosis: "When the client's `roots/list` fails (an empty list, a JSON-RPC error, an answer past the server's timeout, or none), the server grants its working directory instead of nothing beyond its configured directories.",
+        fix: "Fail closed: a failed or empty `roots/list` leaves only the configured directories (or nothing); never substitute the working directory.",
+    },
+    // The swap is the whole cause: the tree standing still lets nothing out.
+    Rule {
+        families: E,
+        needs: &[Feature::Swapped],
+        id: "RG-TOCTOU",
+        class: Class::PathEscape,
+        title: "checked, then opened by name: a swap in between escapes",
+        diagnosis: "The server checks a path (resolves it and compares it with the roots) and later opens it by name; between the two, a directory or file of the path that the model may change is swapped for a link to outside, and the open follows it. A read returns an outside file, a write changes one. The rate is the share of calls that escaped while the swap ran.",
+        fix: "Open beneath the root, not by name: hold the root directory open and resolve the rest beneath it in one system call (openat2 with RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS on Linux 5.6+, rootguard's `Roots::open` / `PinnedRoots::open`), or walk it one component at a time with openat(O_NOFOLLOW) where openat2 is missing; then read or write the descriptor you opened, never the path again.",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::RootDoubleEncoded],
+        id: "RG-ROOT-URI-DOUBLE-DECODED",
+        class: Class::RootEscape,
+        title: "a root URI decoded twice",
+        diagnosis: "The checker percent-decodes a root URI twice (\"in case the client double-encoded\"), so `%252e%252e` becomes `..` and the root names another directory than the URI does: one the client never listed (or refuses the one it names).",
+        fix: "Decode each segment of a root URI exactly once (semantics.md section 1, rule 5); `%25` is a literal `%`.",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::RootRespelled],
+        id: "RG-ROOT-URI-MISREAD",
+        class: Class::RootEscape,
+        title: "a valid root URI read as another directory",
+        diagnosis: "The checker reads a valid but unusually spelled root URI (dot or empty segments such as `/a//../b`, escapes, `localhost`, `file:/`) as another directory than RFC 3986 and semantics.md section 1 say it names, and grants that one (or refuses the one it names).",
+        fix: "Parse root URIs by semantics.md section 1: decode each segment once, remove dot segments as RFC 3986 section 5.2.4 does (an empty segment is a segment), then resolve.",
+    },
+    Rule {
+        families: E,
+        needs: &[Feature::NoUsableRoot],
+        id: "RG-NO-ROOTS-FAIL-OPEN",
+        class: Class::RootEscape,
+        title: "no usable root means everything is allowed",
+        diagnosis: "When the client sends no roots, or none of them is valid and resolvable, the checker allows every path (\"no restriction configured\") instead of none.",
+        fix: "No usable root grants nothing: with an empty allow-list every path is outside (semantics.md section 1).",
+    },
+    Rule {
+        families: E,
+        needs: &[Feature::RootUnresolvable],
+        id: "RG-ROOT-NOT-RESOLVED",
+        class: Class::RootEscape,
+        title: NOT_RESOLVED.0,
+        diagnosis: NOT_RESOLVED.1,
+        fix: NOT_RESOLVED.2,
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::RootThroughLink],
+        id: "RG-ROOT-NOT-RESOLVED",
+        class: Class::RootEscape,
+        title: NOT_RESOLVED.0,
+        diagnosis: NOT_RESOLVED.1,
+        fix: NOT_RESOLVED.2,
+    },
+    Rule {
+        families: &[Family::Stale],
+        needs: &[Feature::StateReplayed],
+        id: "RG-MRTR-STALE-STATE",
+        class: Class::StaleRoot,
+        title: "a replayed requestState brings back another call's roots",
+        diagnosis: "The server takes the roots of a multi-round-trip retry from the `requestState` it echoes (or from what it keyed on it) instead of the `inputResponses` of that retry: a state issued for an earlier call, with other roots, grants what the current roots do not. `requestState` is attacker-controlled.",
+        fix: "Judge every retry by the roots in its own `inputResponses`; keep no roots behind a `requestState`, or bind the state with a MAC to the request, the principal and a short expiry, and never to a grant.",
+    },
+    Rule {
+        families: &[Family::Stale],
+        needs: &[Feature::RetryRootsChanged],
+        id: "RG-MRTR-RETRY-ROOTS",
+        class: Class::StaleRoot,
+        title: "a retry is judged by an earlier call's roots",
+        diagnosis: "In the stateless 2026-07-28 revision each request carries its own roots (an `input_required` round trip); the server keeps the roots of an earlier call and grants by them, not by the ones the retry just gave.",
+        fix: "Ask for the roots in every call that needs them (`inputRequests` with `roots/list`) and use only that retry's `inputResponses`; cache nothing across requests.",
+    },
+    Rule {
+        families: &[Family::Stale],
+        needs: &[Feature::RootsChanged],
+        id: "RG-STALE-ROOT",
+        class: Class::StaleRoot,
+        title: "an old root still grants after the roots changed",
+        diagnosis: "After `notifications/roots/list_changed` the server keeps the roots it had: a root the client withdrew still grants access.",
+        fix: "On `notifications/roots/list_changed`, ask `roots/list` again and use only the new list (or ask for the roots on every call).",
+    },
+    Rule {
+        families: O,
+        needs: &[Feature::RootsChanged],
+        id: "RG-ROOTS-NOT-REFRESHED",
+        class: Class::Overblock,
+        title: "a new root is refused after the roots changed",
+        diagnosis: "After `notifications/roots/list_changed` the server does not take the new roots: a root the client added is refused.",
+        fix: "On `notifications/roots/list_changed`, ask `roots/list` again and use the new list.",
+    },
+    Rule {
+        families: O,
+        needs: &[Feature::RootVanished],
+        id: "RG-ROOT-VANISHED-BREAKS-OTHERS",
+        class: Class::Overblock,
+        title: "one root vanishing from disk breaks the others",
+        diagnosis: "When one listed root disappears from disk, the server refuses paths in the roots that are still there.",
+        fix: "A root that does not resolve grants nothing, and takes nothing from the others (semantics.md section 1).",
+    },
+    Rule {
+        families: O,
+        needs: &[Feature::RootAppeared],
+        id: "RG-ROOT-APPEARED-REFUSED",
+        class: Class::Overblock,
+        title: "a root listed before it existed is refused once it exists",
+        diagnosis: "The server resolved a listed root once, when it did not exist yet, and refuses it after it appears.",
+        fix: "Resolve roots when a path is checked (or again after every roots change), not only when they are first listed.",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::RootTrimmableEdge],
+        id: "RG-ROOT-URI-TRIMMED",
+        class: Class::RootEscape,
+        title: "quotes or whitespace trimmed from a root URI",
+        diagnosis: "The checker trims quotes or whitespace from a root URI before it reads it (as the MCP reference server once trimmed its arguments), but `'` is a valid character of a path: `file:///b/x'` names the directory `x'`, and the checker grants `x` instead (and refuses `x'`).",
+        fix: "Read a root URI exactly as sent (semantics.md section 1): nothing is trimmed or repaired; an invalid one grants nothing.",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::Backslash],
+        id: "RG-BACKSLASH-SEPARATOR",
+        class: Class::PathEscape,
+        title: "`\\` taken as a separator",
+        diagnosis: "The checker turns `\\` into `/` before it judges the path, but on Linux `\\` is a byte of a name like any other: `/b\\project\\new.txt` is one new file beside `/b`, not `/b/project/new.txt`. It judges one path while the operation uses another.",
+        fix: "Judge the exact bytes the operation will use; never rewrite separators on a POSIX system.",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::PercentEscape],
+        id: "RG-PERCENT-DECODED-PATH",
+        class: Class::PathEscape,
+        title: "a path percent-decoded as if it were a URI",
+        diagnosis: "The checker percent-decodes the path (`decodeURIComponent`, `unquote`) before it judges it, but a path is not a URI: `%2F` is three bytes of a name, so `/b%2Fproject%2Fnew.txt` is one new file in `/`, judged as `/b/project/new.txt`.",
+        fix: "Decode only URIs (the roots), never the path a tool call carries; judge its exact bytes.",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::UnicodeFold],
+        id: "RG-UNICODE-FOLD",
+        class: Class::PathEscape,
+        title: "Unicode-normalized path",
+        diagnosis: "The checker normalizes the path (NFKC or NFC) before it judges it, but Linux compares names byte for byte: the fullwidth `ｐｒｏｊｅｃｔ`, a combining accent or `／` (U+FF0F) is another name than its folded form, so the checker judges one path while the operation opens another.",
+        fix: "Judge the exact bytes; never normalize Unicode in a path you are about to open.",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::TrimmableEdge],
+        id: "RG-TRIMMED-NAME",
+        class: Class::PathEscape,
+        title: "whitespace or quotes trimmed from the path",
+        diagnosis: "The checker trims whitespace or quotes from the path (`trim()`, `strip()`) before it judges it, but the operation opens the untrimmed path: `notes.txt ` (a link out of the root, or a sibling named `project `) is judged as `notes.txt` or `project`.",
+        fix: "Judge the path exactly as the operation will use it; a name may begin or end with a space or a quote.",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::TrailingDot],
+        id: "RG-TRAILING-DOT",
+        class: Class::PathEscape,
+        title: "trailing dots stripped from a name",
+        diagnosis: "The checker strips trailing dots from names (as Windows does), but on Linux `notes.txt.` is another name than `notes.txt`: it judges one file while the operation opens another.",
+        fix: "Judge the exact bytes of each name; only Windows file systems strip trailing dots.",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::CaseVariant],
+        id: "RG-CASE-FOLD",
+        class: Class::PathEscape,
+        title: "case-insensitive comparison on a case-sensitive file system",
+        diagnosis: "The checker folds case (`lower()`, `casefold()`) before it compares, but Linux file systems are case-sensitive: `/b/Project` is another directory than the root `/b/project`.",
+        fix: "Compare the exact bytes of each component; fold case only where the file system itself does, and ask it.",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::LinkChain],
+        id: "RG-LINK-CHAIN",
+        class: Class::PathEscape,
+        title: "a link to a link is followed only once",
+        diagnosis: "The checker follows a symbolic link once, but a link may point at (or through) another link: `chain1 -> chain2 -> ../outside/secret.txt` is judged at `chain2`, while the kernel follows the whole chain.",
+        fix: "Resolve every link, as the kernel does (up to 40), or let the kernel resolve the path (`realpath`, `openat2(RESOLVE_BENEATH)`).",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::DotDot, Feature::Link],
+        id: "RG-LEXICAL-DOTDOT",
+        class: Class::PathEscape,
+        title: "`..` removed as text before links are resolved",
+        diagnosis: "The checker removes `..` as text (`path.clean`, `normalize`) and only then resolves links, but the kernel takes `..` physically: `link/..` is the parent of the link's target, not the directory holding the link, so the checker judges another file than the one opened.",
+        fix: "Resolve the path one component at a time with `..` taken physically (or let the kernel do it: `realpath`), then compare.",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::FinalLink, Feature::NewTarget, Feature::Link],
+        id: "RG-DANGLING-WRITE",
+        class: Class::PathEscape,
+        title: "a write through a dangling link is judged by its parent",
+        diagnosis: "For a write whose target does not exist yet, the checker resolves only the parent directory and appends the name, but the name may be a dangling link: `open(O_CREAT)` follows it and creates the file where it points.",
+        fix: "For a write, follow a final link even when it dangles (semantics.md section 2), or open with `O_NOFOLLOW` / `openat2(RESOLVE_BENEATH)`.",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::NewTarget, Feature::Link],
+        id: "RG-MISSING-FILE-FALLBACK",
+        class: Class::PathEscape,
+        title: "a new file is judged by the text of its path",
+        diagnosis: "When the target does not exist yet, the checker falls back to the lexical verdict on the path's text, but a link on the way (a linked directory, a dangling final link) takes the write elsewhere.",
+        fix: "Resolve the existing part of the path physically, and follow a final dangling link for a write, before you compare.",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::FinalLink, Feature::Link],
+        id: "RG-FINAL-LINK-PARENT",
+        class: Class::PathEscape,
+        title: "a final link is judged by the directory holding it",
+        diagnosis: "The checker judges a path whose last component is a link by its parent directory (a denial of the link's target is swallowed, as in CVE-2025-53109), but the operation follows the link.",
+        fix: "Judge where the operation lands: follow the final link, and let a denial stand.",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::Link],
+        id: "RG-LINK-FOLLOWED",
+        class: Class::PathEscape,
+        title: "symbolic links are not followed",
+        diagnosis: "The checker judges the path's text without following symbolic links, but the kernel follows them: a link in the root that points outside carries the operation out (and a link that points into a root is refused).",
+        fix: "Resolve links before comparing (`realpath`, or one component at a time), or open beneath the root with `openat2(RESOLVE_BENEATH)`.",
+    },
+    Rule {
+        families: O,
+        needs: &[Feature::DotName],
+        id: "RG-OVERBLOCK-DOT-NAME",
+        class: Class::Overblock,
+        title: "a path ending in `/`, `.` or `..` is refused",
+        diagnosis: "The checker refuses a path that ends in `/`, `/.` or `/..` although it resolves inside a root (it takes the last component as a file name).",
+        fix: "Resolve the path first and judge the target: `a/b/..` is `a`, and a read of `a/` is a read of `a`.",
+    },
+    Rule {
+        families: E,
+        needs: &[Feature::SiblingPrefix],
+        id: "RG-PREFIX-SIBLING",
+        class: Class::PathEscape,
+        title: "text-prefix compare",
+        diagnosis: "The checker compares the target and the root as text (`target.startswith(root)`), so a sibling whose name begins with the root's name passes: `/b/project2` is not inside `/b/project`, but its text begins with it.",
+        fix: "Compare whole components: the target is inside when the root's components are a prefix of the target's (or when the target equals the root or starts with the root plus `/`).",
+    },
+    Rule {
+        families: E,
+        needs: &[Feature::DotDot],
+        id: "RG-DOTDOT-UNRESOLVED",
+        class: Class::PathEscape,
+        title: "`..` left in the path",
+        diagnosis: "The checker compares the path with `..` still in it, so `/b/project/../outside/x` passes for the root `/b/project`.",
+        fix: "Resolve the path (`..` physically) before comparing.",
+    },
+    Rule {
+        families: O,
+        needs: &[Feature::NewTarget],
+        id: "RG-OVERBLOCK-NEW-FILE",
+        class: Class::Overblock,
+        title: "a new file inside a root is refused",
+        diagnosis: "The checker refuses a write that creates a file inside a root, because the file does not exist yet.",
+        fix: "For a write, resolve the parent and follow a final link even when it dangles; a new file's target is where it will be created.",
+    },
+    Rule {
+        families: E,
+        needs: &[],
+        id: "RG-ALLOWS-OUTSIDE",
+        class: Class::PathEscape,
+        title: "a plain path outside every root is allowed",
+        diagnosis: "The checker allows a path outside every root with nothing hostile about it: it does not compare the target with the roots at all, or compares with the wrong ones.",
+        fix: "Resolve the target and allow it only when a resolved root's components are a prefix of its components.",
+    },
+    Rule {
+        families: O,
+        needs: &[],
+        id: "RG-OVERBLOCK",
+        class: Class::Overblock,
+        title: "a plain path inside a root is refused",
+        diagnosis: "The checker (or server) refuses a path inside a root it was given, with nothing unusual about it: the root was not honoured.",
+        fix: "Honour every valid, resolvable root: a target at or beneath one is inside.",
+    },
+    Rule {
+        families: &[Family::Hang],
+        needs: &[],
+        id: "RG-HANG",
+        class: Class::Hang,
+        title: "no answer within the timeout",
+        diagnosis: "The checker (or server) did not answer in time.",
+        fix: "Answer every request, a denial with a reason when in doubt; bound loops over links (40) and path lengths.",
+    },
+    Rule {
+        families: &[Family::Crash],
+        needs: &[],
+        id: "RG-CRASH",
+        class: Class::Crash,
+        title: "exits instead of answering",
+        diagnosis: "The checker (or server) exited before it answered.",
+        fix: "Catch what a hostile path can raise (non-UTF-8 bytes, NUL, ENAMETOOLONG, ELOOP) and deny with a reason.",
+    },
+    Rule {
+        families: &[Family::Protocol],
+        needs: &[Feature::NotJson],
+        id: "RG-PROTOCOL-NOT-JSON",
+        class: Class::ProtocolError,
+        title: "an answer that is not a JSON object",
+        diagnosis: "A response line is not a JSON object.",
+        fix: "Write exactly one JSON object per line on stdout, and send logs to stderr.",
+    },
+    Rule {
+        families: &[Family::Protocol],
+        needs: &[Feature::WrongId],
+        id: "RG-PROTOCOL-WRONG-ID",
+        class: Class::ProtocolError,
+        title: "an answer to another request",
+        diagnosis: "A response carries another request's id, or none.",
+        fix: "Echo the request's `id` in its response, in order.",
+    },
+    Rule {
+        families: &[Family::Protocol],
+        needs: &[Feature::NoVerdict],
+        id: "RG-PROTOCOL-NO-VERDICT",
+        class: Class::ProtocolError,
+        title: "an answer without a verdict",
+        diagnosis: "A response has no boolean `allowed`.",
+        fix: "Answer `{\"id\": N, \"allowed\": true|false}` for every request (checker protocol v1).",
+    },
+    Rule {
+        families: &[Family::Protocol],
+        needs: &[Feature::LineTooLong],
+        id: "RG-PROTOCOL-LINE-TOO-LONG",
+        class: Class::ProtocolError,
+        title: "an answer over the length limit",
+        diagnosis: "A response line is over 1 MiB.",
+        fix: "Keep answers short: a verdict and a reason.",
+    },
+    Rule {
+        families: &[Family::Protocol],
+        needs: &[Feature::StdoutNoise],
+        id: "RG-PROTOCOL-STDOUT-NOISE",
+        class: Class::ProtocolError,
+        title: "noise on stdout",
+        diagnosis: "The server prints lines that are not JSON-RPC on stdout, which breaks every client of it.",
+        fix: "Write only JSON-RPC messages to stdout; logs go to stderr.",
+    },
+    Rule {
+        families: &[Family::Protocol],
+        needs: &[],
+        id: "RG-PROTOCOL-ERROR",
+        class: Class::ProtocolError,
+        title: "a response that breaks the protocol",
+        diagnosis: "A response breaks the protocol in a way the catalogue has no name for; the example shows it.",
+        fix: "Follow docs/checker-protocol.md (checker) or JSON-RPC 2.0 over stdio (MCP server).",
+    },
+];
+
+/// The entry for `signature`: the first rule of the catalogue it matches,
+/// or an ID derived from it.
+///
+/// # Examples
+///
+/// ```
+/// use rootguard_report::{catalogue, Class, Feature, RootRule, Signature};
+///
+/// let link = Signature::new(Class::PathEscape, [Feature::Link, Feature::TrimmableEdge]);
+/// assert_eq!(catalogue::identify(&link).id, "RG-TRIMMED-NAME");
+/// let host = Signature::new(Class::RootEscape, [Feature::RootUri(RootRule::Host)]);
+/// assert_eq!(catalogue::identify(&host).id, "RG-ROOT-URI-HOST");
+/// let odd = Signature::new(Class::Overblock, [Feature::SiblingPrefix]);
+/// assert!(catalogue::identify(&odd).id.starts_with("RG-OVERBLOCK-X"));
+/// ```
+pub fn identify(signature: &Signature) -> Entry {
+    let family = |r: &&Rule| r.families.iter().any(|f| f.matches(signature.class));
+    let escape = Family::Escape.matches(signature.class);
+    for set in [&signature.confirmed, &signature.features] {
+        let root_rule = RootRule::ALL
+            .into_iter()
+            .find(|r| set.contains(&Feature::RootUri(*r)));
+        if let Some(rule) = root_rule.filter(|_| escape) {
+            return root_uri_entry(rule);
+        }
+        let within = |r: &&Rule| !r.needs.is_empty() && r.needs.iter().all(|f| set.contains(f));
+        if let Some(r) = RULES.iter().filter(family).find(within) {
+            return entry(r);
+        }
+    }
+    if signature.confirmed.is_empty() {
+        if let Some(r) = RULES.iter().filter(family).find(|r| r.needs.is_empty()) {
+            return entry(r);
+        }
+    }
+    derived(signature)
+}
+
+fn entry(r: &Rule) -> Entry {
+    Entry {
+        id: r.id.to_owned(),
+        class: r.class,
+        title: r.title.to_owned(),
+        diagnosis: r.diagnosis.to_owned(),
+        fix: r.fix.to_owned(),
+        known: true,
+    }
+}
+
+fn root_uri_entry(rule: RootRule) -> Entry {
+    let name = rule.as_str();
+    Entry {
+        id: format!("RG-ROOT-URI-{}", name.to_uppercase()),
+        class: Class::RootEscape,
+        title: format!("a root URI with a {} is honoured", name.replace('-', " ")),
+        diagnosis: format!(
+            "The checker honours a root URI that breaks {} ({}): it reads such a root leniently (trimming, `urlsplit(uri).path`, dropping the host) and grants the directory it then seems to name.",
+            name,
+            rule.rule_text()
+        ),
+        fix: format!(
+            "Parse root URIs strictly by semantics.md section 1; {}.",
+            rule.rule_text()
+        ),
+        known: true,
+    }
+}
+
+/// An ID for a signature no rule knows: its class and a hash of its
+/// confirmed feature names, the same in every run.
+fn derived(signature: &Signature) -> Entry {
+    let names: Vec<String> = signature.confirmed.iter().map(|f| f.name()).collect();
+    let text = format!("{}:{}", signature.class, names.join(","));
+    // FNV-1a: stable across platforms and releases, unlike std's hasher.
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    let class = match Family::of(signature.class) {
+        Family::Escape => "ESCAPE",
+        Family::Stale => "STALE",
+        Family::Overblock => "OVERBLOCK",
+        Family::Hang => "HANG",
+        Family::Crash => "CRASH",
+        Family::Protocol => "PROTOCOL",
+    };
+    Entry {
+        id: format!("RG-{class}-X{:08X}", hash >> 32),
+        class: signature.class,
+        title: format!("{} needing {}", signature.class, names.join(", ")),
+        diagnosis: format!(
+            "A {} that needs {} — a combination the catalogue has no name for; the simplest example and the probes show what the checker does.",
+            signature.class,
+            if names.is_empty() { "nothing hostile".to_owned() } else { names.join(", ") }
+        ),
+        fix: "Judge the exact path the operation will use, resolved as the kernel resolves it (docs/semantics.md), against strictly parsed, resolved roots.".to_owned(),
+        known: false,
+    }
+}
+
+/// Every ID the catalogue can give (derived ones aside), with its entry,
+/// in catalogue order.
+pub fn entries() -> Vec<Entry> {
+    let mut out: Vec<Entry> = RootRule::ALL.into_iter().map(root_uri_entry).collect();
+    for r in RULES {
+        if !out.iter().any(|e| e.id == r.id) {
+            out.push(entry(r));
+        }
+    }
+    out
+}
+
+/// The catalogue's rules in order, for docs: `(id, classes it names, [feature names])`.
+pub fn rules() -> Vec<(String, Vec<Class>, Vec<String>)> {
+    let mut out: Vec<(String, Vec<Class>, Vec<String>)> = RootRule::ALL
+        .into_iter()
+        .map(|r| {
+            (
+                root_uri_entry(r).id,
+                vec![Class::PathEscape, Class::RootEscape],
+                vec![Feature::RootUri(r).name()],
+            )
+        })
+        .collect();
+    out.extend(RULES.iter().map(|r| {
+        let classes = Class::ALL
+            .into_iter()
+            .filter(|c| r.families.iter().any(|f| f.matches(*c)))
+            .collect();
+        (
+            r.id.to_owned(),
+            classes,
+            r.needs.iter().map(|f| f.name()).collect(),
+        )
+    }));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_example_checker_bug_has_its_id() {
+        let cases: &[(Class, &[Feature], &str)] = &[
+            (
+                Class::PathEscape,
+                &[Feature::SiblingPrefix],
+                "RG-PREFIX-SIBLING",
+            ),
+            (Class::PathEscape, &[Feature::Link], "RG-LINK-FOLLOWED"),
+            (
+                Class::PathEscape,
+                &[Feature::Link, Feature::DotDot],
+                "RG-LEXICAL-DOTDOT",
+            ),
+            (
+                Class::PathEscape,
+                &[Feature::Link, Feature::FinalLink, Feature::NewTarget],
+                "RG-DANGLING-WRITE",
+            ),
+            (
+                Class::PathEscape,
+                &[Feature::Link, Feature::NewTarget],
+                "RG-MISSING-FILE-FALLBACK",
+            ),
+            (
+                Class::PathEscape,
+                &[Feature::Link, Feature::FinalLink],
+                "RG-FINAL-LINK-PARENT",
+            ),
+            (
+                Class::PathEscape,
+                &[Feature::Link, Feature::LinkChain, Feature::FinalLink],
+                "RG-LINK-CHAIN",
+            ),
+            (
+                Class::PathEscape,
+                &[Feature::SiblingPrefix, Feature::TrimmableEdge],
+                "RG-TRIMMED-NAME",
+            ),
+            (
+                Class::PathEscape,
+                &[Feature::SiblingPrefix, Feature::UnicodeFold],
+                "RG-UNICODE-FOLD",
+            ),
+            (Class::PathEscape, &[Feature::CaseVariant], "RG-CASE-FOLD"),
+            (
+                Class::RootEscape,
+                &[Feature::NoUsableRoot],
+                "RG-NO-ROOTS-FAIL-OPEN",
+            ),
+            (
+                Class::RootEscape,
+                &[Feature::RootUri(RootRule::Query)],
+                "RG-ROOT-URI-QUERY",
+            ),
+            (Class::RootEscape, &[], "RG-ALLOWS-OUTSIDE"),
+            (
+                Class::PathEscape,
+                &[Feature::DefaultGrant, Feature::SiblingPrefix, Feature::Link],
+                "RG-DEFAULT-GRANT",
+            ),
+            (
+                Class::PathEscape,
+                &[Feature::CwdFallback],
+                "RG-CWD-FALLBACK",
+            ),
+            (Class::StaleRoot, &[Feature::RootsChanged], "RG-STALE-ROOT"),
+            (
+                Class::StaleRoot,
+                &[Feature::StateReplayed],
+                "RG-MRTR-STALE-STATE",
+            ),
+            (
+                Class::StaleRoot,
+                &[Feature::RetryRootsChanged],
+                "RG-MRTR-RETRY-ROOTS",
+            ),
+            (Class::Overblock, &[], "RG-OVERBLOCK"),
+            (Class::Hang, &[], "RG-HANG"),
+            (
+                Class::ProtocolError,
+                &[Feature::StdoutNoise],
+                "RG-PROTOCOL-STDOUT-NOISE",
+            ),
+            (Class::PathEscape, &[Feature::Swapped], "RG-TOCTOU"),
+            (
+                Class::PathEscape,
+                &[Feature::Swapped, Feature::Link, Feature::FinalLink],
+                "RG-TOCTOU",
+            ),
+        ];
+        for (class, features, id) in cases {
+            let sig = Signature::new(*class, features.iter().copied());
+            assert_eq!(identify(&sig).id, *id, "{sig}");
+        }
+    }
+
+    #[test]
+    fn unknown_signatures_get_the_same_derived_id_every_time() {
+        let sig = Signature::new(Class::Overblock, [Feature::SiblingPrefix, Feature::DotDot]);
+        let a = identify(&sig);
+        assert!(!a.known && a.id.starts_with("RG-OVERBLOCK-X"), "{}", a.id);
+        assert_eq!(a.id, identify(&sig.clone()).id);
+        let other = Signature::new(Class::Overblock, [Feature::SiblingPrefix]);
+        assert_ne!(identify(&other).id, a.id);
+    }
+
+    #[test]
+    fn entries_have_unique_ids() {
+        let entries = entries();
+        let mut ids: Vec<&str> = entries.iter().map(|e| e.id.as_str()).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), entries.len());
+    }
+}

@@ -1,0 +1,76 @@
+//! The reports of `rootguard vet` and `rootguard mcp`: one vocabulary of
+//! findings ([`Class`], [`Channel`]), defects named by probing
+//! ([`probe`], [`Feature`], [`catalogue`]), and one set of writers: text,
+//! JSON (schema `rootguard-report` version 1), SARIF 2.1.0, JUnit XML and
+//! a self-contained HTML page. docs/reports.md documents the JSON schema,
+//! the features and the catalogue of IDs.
+//!
+//! A harness finds escapes, shrinks each to a minimal scenario, probes it
+//! (one variant per feature, each asked the harness's own way), and hands
+//! each [`Sighting`] to a [`Ledger`], which groups them into [`Defect`]s by
+//! catalogue ID and keeps each one's simplest example.
+//!
+//! # Examples
+//!
+//! ```
+//! use rootguard_proptests::{Case, Entry, Op, Scenario};
+//! use rootguard_report::{probe, Class, Example, Ledger, Probe, Sighting, Variants};
+//!
+//! // A minimal scenario a checker let out: `{base}/project2` for the root `{base}/project`.
+//! let minimal = Scenario {
+//!     name: "found".into(),
+//!     note: None,
+//!     tree: vec![Entry::Dir { path: "project".into() }],
+//!     roots: vec!["file://{base}/project".into()],
+//!     cases: vec![Case { path: "{base}/project2".into(), op: Op::Write, expect: None }],
+//! };
+//! // Probing: does each variant still escape? (Here, a text-prefix checker.)
+//! let identity = probe(&minimal, Class::PathEscape, &[], |v: &Scenario| {
+//!     let allowed = v.cases[0].path.starts_with("{base}/project");
+//!     Ok::<_, ()>(if allowed { Probe::Shows } else { Probe::Gone })
+//! })?;
+//! let mut ledger = Ledger::default();
+//! ledger.add(Sighting {
+//!     identity,
+//!     example: Example { scenario: minimal, minimal: true, ..Example::default() },
+//!     hits: 1,
+//!     variants: Variants::default(),
+//! });
+//! let defects = ledger.defects();
+//! assert_eq!(defects[0].id(), "RG-PREFIX-SIBLING");
+//! assert_eq!(defects[0].entry.title, "text-prefix compare");
+//! # Ok::<(), ()>(())
+//! ```
+#![deny(missing_docs)]
+
+mod baseline;
+pub mod catalogue;
+mod class;
+mod feature;
+mod html;
+mod json;
+mod junit;
+mod marks;
+mod model;
+mod probe;
+mod sarif;
+mod svg;
+mod text;
+mod vary;
+
+pub use baseline::{Baseline, BaselineError, Comparison};
+pub use class::{Channel, Class};
+pub use feature::{Feature, RootRule};
+pub use html::html;
+pub use json::{defect_json, json, report_value, FORMAT, VERSION};
+pub use junit::{junit, xml_escape};
+pub use marks::hostile_marks;
+pub use model::{
+    artifact_of, simplicity, sort_defects, Check, Defect, Example, Ledger, Message, Report,
+    Sighting, Simplicity, Tool, Variants,
+};
+pub use probe::{probe, unprobed, FeatureProbe, Identity, Need, Probe, Signature};
+pub use sarif::sarif;
+pub use svg::tree_svg;
+pub use text::{clip, defects_phrase, entry_text, text, verdict_line};
+pub use vary::{nested, plain_root, rehomed, rename_component, Subject};

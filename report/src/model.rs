@@ -1,0 +1,494 @@
+//! What a report holds: the run, its defects with their simplest examples,
+//! and the ledger that groups sightings into defects.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+use rootguard_proptests::{Entry, Scenario, BASE_PLACEHOLDER};
+
+use crate::catalogue::{self, Entry as CatalogueEntry};
+use crate::class::Class;
+use crate::probe::{FeatureProbe, Identity, Signature};
+use crate::vary::Subject;
+
+/// One message of a recorded exchange (`rootguard mcp`'s JSON-RPC).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Message {
+    /// `to-server` or `from-server`.
+    pub direction: String,
+    /// The message as sent, `{base}` in place of the base.
+    pub text: String,
+}
+
+/// The example a defect is shown by: a scenario of one case, and what
+/// happened when it was asked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Example {
+    /// `{base}` form, one case, its `expect` the truth where judged.
+    pub scenario: Scenario,
+    /// Whether it was shrunk to a minimal scenario.
+    pub minimal: bool,
+    /// Where it came from (`bundled:…`, a file, `random`, an attack's name).
+    pub origin: String,
+    /// The exact request (a checker-protocol line, or the key `tools/call`).
+    pub request: String,
+    /// What came back, in words (or the server's response).
+    pub answer: String,
+    /// The truth: `inside`, `outside` or `either`.
+    pub truth: Option<String>,
+    /// How the judge got there.
+    pub explanation: Option<String>,
+    /// What was observed (the canary that came back, the change on disk).
+    pub evidence: Option<String>,
+    /// The whole exchange, where one was recorded.
+    pub exchange: Vec<Message>,
+    /// The checker's recent stderr.
+    pub stderr: String,
+}
+
+impl Default for Example {
+    fn default() -> Example {
+        Example {
+            scenario: Scenario {
+                name: String::new(),
+                note: None,
+                tree: Vec::new(),
+                roots: Vec::new(),
+                cases: Vec::new(),
+            },
+            minimal: false,
+            origin: String::new(),
+            request: String::new(),
+            answer: String::new(),
+            truth: None,
+            explanation: None,
+            evidence: None,
+            exchange: Vec::new(),
+            stderr: String::new(),
+        }
+    }
+}
+
+/// How a scenario ranks for "simplest": roots and target beneath the base
+/// first (it reads like a real tree, `/b/project` and `/b/project2`, and
+/// every variant of it can be made), then fewer entries, fewer roots, roots
+/// spelled plainly, shorter names, then fewer non-ASCII characters (`proj2`
+/// before `project／sub`), then fewer odd ASCII ones (`a2` before `a,`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Simplicity {
+    /// Whether a root or the target is at, beside or above the base.
+    pub outside_base: bool,
+    /// Tree entries.
+    pub entries: usize,
+    /// Roots.
+    pub roots: usize,
+    /// Valid roots spelled otherwise than `file://` and their path.
+    pub respelled_roots: usize,
+    /// Characters of names, link targets, file contents, roots and the
+    /// case path (`{base}` not counted).
+    pub chars: usize,
+    /// The non-ASCII ones among them.
+    pub non_ascii: usize,
+    /// ASCII characters of names other than letters, digits, `.`, `-`, `_`
+    /// (in the tree and the case path).
+    pub odd_ascii: usize,
+}
+
+/// The simplicity of `scenario`.
+///
+/// # Examples
+///
+/// ```
+/// use rootguard_proptests::{Case, Op, Scenario};
+/// use rootguard_report::simplicity;
+///
+/// let with = |path: &str| Scenario {
+///     name: String::new(), note: None, tree: vec![], roots: vec![],
+///     cases: vec![Case { path: path.into(), op: Op::Read, expect: None }],
+/// };
+/// assert!(simplicity(&with("{base}/proj2")) < simplicity(&with("{base}/project／sub")));
+/// assert!(simplicity(&with("{base}/projectx")) < simplicity(&with("{base}/project／")));
+/// ```
+pub fn simplicity(scenario: &Scenario) -> Simplicity {
+    let mut texts: Vec<&str> = Vec::new();
+    for e in &scenario.tree {
+        texts.push(e.path());
+        match e {
+            Entry::Symlink { target, .. } => texts.push(target),
+            Entry::File {
+                content: Some(content),
+                ..
+            } => texts.push(content),
+            _ => {}
+        }
+    }
+    texts.extend(scenario.roots.iter().map(String::as_str));
+    texts.extend(scenario.cases.iter().map(|c| c.path.as_str()));
+    let (mut chars, mut non_ascii) = (0, 0);
+    for text in texts {
+        for c in text.replace(BASE_PLACEHOLDER, "").chars() {
+            chars += 1;
+            non_ascii += usize::from(!c.is_ascii());
+        }
+    }
+    let odd = |c: char| c.is_ascii() && !c.is_ascii_alphanumeric() && !"._-/".contains(c);
+    let odd_ascii = scenario
+        .tree
+        .iter()
+        .map(Entry::path)
+        .chain(scenario.cases.iter().map(|c| c.path.as_str()))
+        .map(|t| {
+            t.replace(BASE_PLACEHOLDER, "")
+                .chars()
+                .filter(|&c| odd(c))
+                .count()
+        })
+        .sum();
+    Simplicity {
+        outside_base: !Subject::new(scenario).lies_in_base(),
+        entries: scenario.tree.len(),
+        roots: scenario.roots.len(),
+        respelled_roots: scenario
+            .roots
+            .iter()
+            .filter(|r| crate::vary::plain_root(r).is_some())
+            .count(),
+        chars,
+        non_ascii,
+        odd_ascii,
+    }
+}
+
+/// The forms a defect was seen in.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Variants {
+    /// Operations (`read`, `write`).
+    pub ops: BTreeSet<String>,
+    /// What made the hostile name hostile (`digit`, `space`, `fullwidth`, …).
+    pub suffixes: BTreeSet<String>,
+    /// How it was observed (`verdict`, `read`, `write`, `info`).
+    pub channels: BTreeSet<String>,
+    /// Tools called (`rootguard mcp`).
+    pub tools: BTreeSet<String>,
+    /// Session modes (`roots`, `no-roots`).
+    pub modes: BTreeSet<String>,
+    /// Where it was seen, in words (`stale-root in roots-change-old-root-revoked (roots mode)`).
+    pub seen_in: BTreeSet<String>,
+}
+
+impl Variants {
+    /// Each non-empty set with its label in reports (`ops`, `names`,
+    /// `observed`, `tools`, `modes`).
+    pub fn labelled(&self) -> Vec<(&'static str, &BTreeSet<String>)> {
+        [
+            ("ops", &self.ops),
+            ("names", &self.suffixes),
+            ("observed", &self.channels),
+            ("tools", &self.tools),
+            ("modes", &self.modes),
+        ]
+        .into_iter()
+        .filter(|(_, set)| !set.is_empty())
+        .collect()
+    }
+
+    /// Adds `other`'s forms.
+    pub fn merge(&mut self, other: &Variants) {
+        self.ops.extend(other.ops.iter().cloned());
+        self.suffixes.extend(other.suffixes.iter().cloned());
+        self.channels.extend(other.channels.iter().cloned());
+        self.tools.extend(other.tools.iter().cloned());
+        self.modes.extend(other.modes.iter().cloned());
+        self.seen_in.extend(other.seen_in.iter().cloned());
+    }
+}
+
+/// One defect: its catalogue entry, the evidence, and the simplest example.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Defect {
+    /// The stable ID, title, diagnosis and fix.
+    pub entry: CatalogueEntry,
+    /// The most severe class it was seen as (a flaw that lets paths out
+    /// and refuses others is an escape; one only seen refusing, an overblock).
+    pub class: Class,
+    /// The signature of the example.
+    pub signature: Signature,
+    /// What probing said of each feature of the example.
+    pub probes: Vec<FeatureProbe>,
+    /// Whether the example was probed.
+    pub probed: bool,
+    /// How many queries (or tool calls) showed it.
+    pub hits: u64,
+    /// The simplest example.
+    pub example: Example,
+    /// The forms it was seen in.
+    pub variants: Variants,
+    /// Each distinct signature it was seen with (`class: features`) and
+    /// its hits, at most 16: why the defect has its class.
+    pub sightings: Vec<(String, u64)>,
+    /// Variants asked while probing, over every sighting.
+    pub probe_queries: u64,
+    /// Time spent probing, over every sighting.
+    pub probe_time: Duration,
+}
+
+impl Defect {
+    /// The ID, e.g. `RG-PREFIX-SIBLING`.
+    pub fn id(&self) -> &str {
+        &self.entry.id
+    }
+
+    /// The class it is reported as.
+    pub fn class(&self) -> Class {
+        self.class
+    }
+}
+
+/// One defect seen once: a finding's identity, example and how often.
+#[derive(Debug, Clone)]
+pub struct Sighting {
+    /// From probing (or unprobed, for a finding not shrunk).
+    pub identity: Identity,
+    /// The example.
+    pub example: Example,
+    /// Queries that showed it (one finding, or a whole group).
+    pub hits: u64,
+    /// The forms it was seen in.
+    pub variants: Variants,
+}
+
+/// Sightings grouped into defects by catalogue ID, each keeping its
+/// simplest example. The one door through which `rootguard vet` and
+/// `rootguard mcp` (and any runner) hand findings to a report.
+///
+/// # Examples
+///
+/// ```
+/// use rootguard_proptests::{Case, Entry, Op, Scenario};
+/// use rootguard_report::{unprobed, Class, Example, Ledger, Sighting, Variants};
+///
+/// let scenario = |path: &str| Scenario {
+///     name: String::new(), note: None,
+///     tree: vec![Entry::Dir { path: "project".into() }],
+///     roots: vec!["file://{base}/project".into()],
+///     cases: vec![Case { path: path.into(), op: Op::Write, expect: None }],
+/// };
+/// let mut ledger = Ledger::default();
+/// for path in ["{base}/project-x", "{base}/project2"] {
+///     let s = scenario(path);
+///     ledger.add(Sighting {
+///         identity: unprobed(&s, Class::PathEscape, &[]),
+///         example: Example { scenario: s, ..Example::default() },
+///         hits: 5,
+///         variants: Variants::default(),
+///     });
+/// }
+/// let defects = ledger.defects();
+/// assert_eq!(defects.len(), 1);
+/// assert_eq!(defects[0].id(), "RG-PREFIX-SIBLING");
+/// assert_eq!(defects[0].hits, 10);
+/// assert_eq!(defects[0].example.scenario.cases[0].path, "{base}/project2");
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct Ledger {
+    defects: BTreeMap<String, Defect>,
+}
+
+impl Ledger {
+    /// Adds a sighting to its defect (a new one for a new ID).
+    pub fn add(&mut self, sighting: Sighting) -> &Defect {
+        let entry = catalogue::identify(&sighting.identity.signature);
+        let id = entry.id.clone();
+        let Sighting {
+            identity,
+            example,
+            hits,
+            variants,
+        } = sighting;
+        let seen = identity.signature.class;
+        let defect = self.defects.entry(id).or_insert_with(|| Defect {
+            entry,
+            class: seen,
+            signature: identity.signature.clone(),
+            probes: identity.probes.clone(),
+            probed: identity.probed,
+            hits: 0,
+            example: example.clone(),
+            variants: Variants::default(),
+            sightings: Vec::new(),
+            probe_queries: 0,
+            probe_time: Duration::ZERO,
+        });
+        let seen_as = identity.signature.to_string();
+        if let Some(at) = defect.sightings.iter().position(|(s, _)| *s == seen_as) {
+            defect.sightings[at].1 += hits;
+        } else if defect.sightings.len() < 16 {
+            defect.sightings.push((seen_as, hits));
+        }
+        defect.hits += hits;
+        if seen.severity_rank() < defect.class.severity_rank() {
+            defect.class = seen;
+        }
+        defect.variants.merge(&variants);
+        defect.probe_queries += identity.queries;
+        defect.probe_time += identity.elapsed;
+        let rank = |e: &Example| (!e.minimal, simplicity(&e.scenario));
+        if rank(&example) < rank(&defect.example) {
+            defect.example = example;
+            defect.signature = identity.signature;
+            defect.probes = identity.probes;
+            defect.probed = identity.probed;
+        }
+        defect
+    }
+
+    /// Whether a defect has this ID.
+    pub fn contains(&self, id: &str) -> bool {
+        self.defects.contains_key(id)
+    }
+
+    /// The defects, most severe first (then most often hit, then by ID).
+    pub fn defects(self) -> Vec<Defect> {
+        let mut out: Vec<Defect> = self.defects.into_values().collect();
+        sort_defects(&mut out);
+        out
+    }
+}
+
+/// Most severe first, then most often hit, then by ID.
+pub fn sort_defects(defects: &mut [Defect]) {
+    defects.sort_by(|a, b| {
+        (a.class().severity_rank(), std::cmp::Reverse(a.hits), a.id()).cmp(&(
+            b.class().severity_rank(),
+            std::cmp::Reverse(b.hits),
+            b.id(),
+        ))
+    });
+}
+
+/// One attack or check of a run and how it ended (`rootguard mcp`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    /// Its name.
+    pub name: String,
+    /// The session mode.
+    pub mode: String,
+    /// `ok`, a class name (`stale-root`), or `skipped`.
+    pub status: String,
+    /// Why it was skipped, or which defect it showed.
+    pub detail: Option<String>,
+}
+
+/// Which harness wrote a report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    /// `rootguard vet`: a checker speaking checker protocol v1.
+    Vet,
+    /// `rootguard mcp`: a live MCP server.
+    Mcp,
+}
+
+impl Tool {
+    /// `vet` or `mcp`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Tool::Vet => "vet",
+            Tool::Mcp => "mcp",
+        }
+    }
+
+    /// `rootguard vet` or `rootguard mcp`.
+    pub fn title(self) -> &'static str {
+        match self {
+            Tool::Vet => "rootguard vet",
+            Tool::Mcp => "rootguard mcp",
+        }
+    }
+}
+
+/// A whole report: what was run, the defects, the counts per class.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    /// Which harness.
+    pub tool: Tool,
+    /// The checker's or server's command, as given.
+    pub command: String,
+    /// The file results are located at in SARIF (the checker's or server's
+    /// script or program, relative to the working dir where it is beneath it).
+    pub artifact: String,
+    /// Header lines for a person (the first is the run in one line).
+    pub summary: Vec<String>,
+    /// The seed of the random scenarios.
+    pub seed: Option<u64>,
+    /// Overblocks (and roots not honoured) fail the run.
+    pub strict: bool,
+    /// Whether the run was stopped by a signal.
+    pub interrupted: bool,
+    /// How long the run took.
+    pub elapsed: Duration,
+    /// Queries asked (or tool calls made).
+    pub queries: u64,
+    /// Findings per class, every class the harness can find listed.
+    pub counts: Vec<(Class, u64)>,
+    /// The defects, most severe first.
+    pub defects: Vec<Defect>,
+    /// Every attack or check and how it ended (`rootguard mcp`).
+    pub checks: Vec<Check>,
+    /// Harness notes.
+    pub notes: Vec<String>,
+    /// The MCP protocol era spoken, e.g. `modern (2026-07-28)` (`rootguard mcp`; `None` elsewhere).
+    pub era: Option<String>,
+    /// Harness-specific facts for JSON (`seed`, `scenarios`, `server`, ...).
+    pub facts: serde_json::Map<String, serde_json::Value>,
+}
+
+impl Report {
+    /// Whether the run fails: a defect whose class fails (escapes, hangs,
+    /// crashes, protocol errors; overblocks only when `strict`).
+    pub fn failed(&self) -> bool {
+        self.defects.iter().any(|d| self.fails(d))
+    }
+
+    /// Whether `defect` fails the run.
+    pub fn fails(&self, defect: &Defect) -> bool {
+        defect.class().fails(self.strict)
+    }
+}
+
+/// The SARIF artifact for a command: its first argument that names an
+/// existing file (the script, else the program), relative to the working
+/// dir when beneath it; the program's name when none exists.
+///
+/// # Examples
+///
+/// ```
+/// let args = ["python3".to_owned(), "Cargo.toml".to_owned()];
+/// assert_eq!(rootguard_report::artifact_of(&args), "Cargo.toml");
+/// assert_eq!(rootguard_report::artifact_of(&["no-such-checker".to_owned()]), "no-such-checker");
+/// ```
+pub fn artifact_of(command: &[String]) -> String {
+    let cwd = std::env::current_dir().ok();
+    let relative = |p: &std::path::Path| -> Option<String> {
+        let full = if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            cwd.as_ref()?.join(p)
+        };
+        let rel = cwd
+            .as_ref()
+            .and_then(|c| full.strip_prefix(c).ok())
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or(full);
+        rel.to_str().map(str::to_owned)
+    };
+    // The script a program runs, when there is one, is what its author edits.
+    command
+        .iter()
+        .skip(1)
+        .chain(command.first())
+        .map(std::path::Path::new)
+        .find(|p| p.is_file())
+        .and_then(relative)
+        .or_else(|| command.first().cloned())
+        .unwrap_or_else(|| "checker".to_owned())
+}

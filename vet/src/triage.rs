@@ -1,0 +1,423 @@
+//! Triage: from findings to defects. As they are found, findings are
+//! grouped into candidate defects by a cheap pre-signature (their features,
+//! unprobed); after the search, each candidate's examples are shrunk, the
+//! shrinking budget shared fairly between candidates, and each minimal
+//! scenario is probed (one variant per feature, asked of the checker) for
+//! the signature that names its defect.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rootguard_proptests::{Scenario, Truth};
+use rootguard_report::{
+    catalogue, hostile_marks, probe, simplicity, unprobed, Defect, Example, Feature, Identity,
+    Ledger, Probe, Sighting, Variants,
+};
+
+use crate::checker::{Checker, Reply};
+use crate::judge::{Class, Ids, Outcome};
+use crate::run::Finding;
+use crate::shrink::{ask, shrink, Asked, Budget, MAX_ATTEMPTS};
+use crate::HarnessError;
+
+/// The most examples a candidate keeps for shrinking.
+const EXAMPLES_KEPT: usize = 8;
+
+/// One finding as found: its scenario reduced to its case, and what happened.
+#[derive(Debug, Clone)]
+struct Found {
+    scenario: Scenario,
+    origin: String,
+    outcome: Outcome,
+    stderr: String,
+}
+
+/// Findings that look like one defect before probing.
+#[derive(Debug)]
+struct Candidate {
+    class: Class,
+    guess: String,
+    hits: u64,
+    variants: Variants,
+    examples: Vec<Found>,
+}
+
+/// What triage spent.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TriageStats {
+    /// Candidate defects (pre-signatures) seen.
+    pub candidates: usize,
+    /// Examples shrunk to a minimal scenario.
+    pub shrunk: usize,
+    /// Shrinking attempts made.
+    pub attempts: usize,
+    /// Variants asked while probing.
+    pub probe_queries: u64,
+    /// Time spent probing.
+    pub probe_time: Duration,
+    /// Time spent shrinking and probing.
+    pub elapsed: Duration,
+    /// Findings of candidates none of whose examples showed again when
+    /// asked alone (a checker that depends on earlier requests, or a host
+    /// that changed), left out of the defects where their class has others.
+    pub unreproduced: u64,
+    /// Shrinking rounds finished (in round `r`, each candidate's example `r`).
+    pub rounds_done: usize,
+}
+
+/// How triage is bounded.
+#[derive(Debug, Clone)]
+pub(crate) struct Limits {
+    /// Only each candidate's first example (a fail-fast run).
+    pub one_round: bool,
+    pub max_shrunk: usize,
+    pub attempts: usize,
+    pub time: Duration,
+}
+
+/// Findings grouped by pre-signature, as the search goes.
+#[derive(Debug, Default)]
+pub(crate) struct Triage {
+    candidates: Vec<Candidate>,
+}
+
+/// A protocol error's kind, from the harness's words for it.
+fn protocol_features(reply: &Reply) -> Vec<Feature> {
+    let Reply::ProtocolError(why) = reply else {
+        return Vec::new();
+    };
+    let feature = if why.starts_with("not JSON") || why.starts_with("not a JSON object") {
+        Feature::NotJson
+    } else if why.starts_with("answered id") || why.starts_with("no \"id\"") {
+        Feature::WrongId
+    } else if why.starts_with("\"allowed\"") || why.starts_with("no \"allowed\"") {
+        Feature::NoVerdict
+    } else if why.starts_with("a response line of") {
+        Feature::LineTooLong
+    } else {
+        return Vec::new();
+    };
+    vec![feature]
+}
+
+fn answer_text(reply: &Reply) -> String {
+    match reply {
+        Reply::Answer(a) if a.allowed => match &a.use_path {
+            Some(u) => format!("allowed, using {u:?}"),
+            None => "allowed".to_owned(),
+        },
+        Reply::Answer(_) => "denied".to_owned(),
+        Reply::Hang => "no response within the timeout".to_owned(),
+        Reply::Crash(why) | Reply::ProtocolError(why) => why.clone(),
+    }
+}
+
+/// The finding of `outcome` on `scenario`.
+pub(crate) fn finding(
+    class: Class,
+    origin: &str,
+    outcome: &Outcome,
+    scenario: Scenario,
+    shrunk: bool,
+    stderr: String,
+) -> Finding {
+    Finding {
+        class,
+        origin: origin.to_owned(),
+        request: outcome.request.to_json(),
+        answer: answer_text(&outcome.reply),
+        truth: outcome.truth.as_ref().map(|t| t.judgement.clone()),
+        scenario,
+        shrunk,
+        stderr,
+    }
+}
+
+/// A finding as a report's example.
+pub(crate) fn example(f: &Finding) -> Example {
+    Example {
+        scenario: f.scenario.clone(),
+        minimal: f.shrunk,
+        origin: f.origin.clone(),
+        request: f.request.clone(),
+        answer: f.answer.clone(),
+        truth: f.truth.as_ref().map(|t| t.truth.to_string()),
+        explanation: f.truth.as_ref().map(|t| t.explanation.clone()),
+        evidence: None,
+        exchange: Vec::new(),
+        stderr: f.stderr.clone(),
+    }
+}
+
+/// The forms one finding shows.
+fn variants_of(scenario: &Scenario) -> Variants {
+    let mut v = Variants::default();
+    if let Some(case) = scenario.cases.first() {
+        v.ops.insert(case.op.to_string());
+    }
+    v.suffixes.extend(hostile_marks(scenario));
+    v.channels.insert("verdict".to_owned());
+    v
+}
+
+/// A finding's identity without probing (its pre-signature).
+pub(crate) fn unprobed_identity(f: &Finding, reply: Option<&Reply>) -> Identity {
+    let observed = reply.map(protocol_features).unwrap_or_default();
+    unprobed(&f.scenario, f.class, &observed)
+}
+
+impl Triage {
+    /// Adds the finding of case `index` of `scenario` to its candidate.
+    pub(crate) fn record(
+        &mut self,
+        scenario: &Scenario,
+        index: usize,
+        class: Class,
+        outcome: Outcome,
+        origin: &str,
+        stderr: String,
+    ) {
+        let single = Scenario {
+            cases: vec![scenario.cases[index].clone()],
+            ..scenario.clone()
+        };
+        let identity = unprobed(&single, class, &protocol_features(&outcome.reply));
+        let guess = catalogue::identify(&identity.signature).id;
+        let variants = variants_of(&single);
+        let at = match self
+            .candidates
+            .iter()
+            .position(|c| c.class == class && c.guess == guess)
+        {
+            Some(at) => at,
+            None => {
+                self.candidates.push(Candidate {
+                    class,
+                    guess,
+                    hits: 0,
+                    variants: Variants::default(),
+                    examples: Vec::new(),
+                });
+                self.candidates.len() - 1
+            }
+        };
+        let candidate = &mut self.candidates[at];
+        candidate.hits += 1;
+        candidate.variants.merge(&variants);
+        candidate.keep(Found {
+            scenario: single,
+            origin: origin.to_owned(),
+            outcome,
+            stderr,
+        });
+    }
+
+    /// Adds another job's candidates, after this one's.
+    pub(crate) fn absorb(&mut self, other: Triage) {
+        for theirs in other.candidates {
+            match self
+                .candidates
+                .iter_mut()
+                .find(|c| c.class == theirs.class && c.guess == theirs.guess)
+            {
+                Some(ours) => {
+                    ours.hits += theirs.hits;
+                    ours.variants.merge(&theirs.variants);
+                    for found in theirs.examples {
+                        ours.keep(found);
+                    }
+                }
+                None => self.candidates.push(theirs),
+            }
+        }
+    }
+}
+
+impl Candidate {
+    /// Keeps `found` among the examples: the first always, then the simplest.
+    fn keep(&mut self, found: Found) {
+        if self.examples.len() < EXAMPLES_KEPT {
+            self.examples.push(found);
+        } else if let Some(worst) = (1..self.examples.len())
+            .max_by_key(|&i| simplicity(&self.examples[i].scenario))
+            .filter(|&i| simplicity(&found.scenario) < simplicity(&self.examples[i].scenario))
+        {
+            // The first example stays (it is the candidate's first sight); simpler ones replace others.
+            self.examples[worst] = found;
+        }
+    }
+}
+
+impl Triage {
+    /// Whether anything was recorded.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.candidates.is_empty()
+    }
+
+    /// Shrinks and probes the candidates' examples within `limits`, and
+    /// returns the findings (every shrunk one, and the first of each
+    /// candidate) and the defects.
+    pub(crate) fn finish(
+        self,
+        checker: &mut dyn Checker,
+        ids: &mut Ids,
+        limits: &Limits,
+        interrupted: &AtomicBool,
+    ) -> Result<(Vec<Finding>, Vec<Defect>, TriageStats), HarnessError> {
+        let started = Instant::now();
+        let deadline = started + limits.time;
+        let mut candidates = self.candidates;
+        let mut stats = TriageStats {
+            candidates: candidates.len(),
+            ..TriageStats::default()
+        };
+        let mut ledger = Ledger::default();
+        let mut findings = Vec::new();
+        // The simplest example first: it is the one every variant can be made of.
+        for c in &mut candidates {
+            c.examples.sort_by_cached_key(|f| simplicity(&f.scenario));
+        }
+        let mut attempts_left = limits.attempts;
+        let mut settled = vec![false; candidates.len()];
+        let mut first_id: Vec<Option<String>> = vec![None; candidates.len()];
+        let shrinkable = |c: &Candidate| {
+            matches!(
+                c.class,
+                Class::PathEscape | Class::RootEscape | Class::Overblock
+            )
+        };
+        let rounds = candidates
+            .iter()
+            .map(|c| c.examples.len())
+            .max()
+            .unwrap_or(0)
+            .min(if limits.one_round { 1 } else { usize::MAX });
+        'rounds: for round in 0..rounds {
+            stats.rounds_done = round;
+            let pending: Vec<usize> = (0..candidates.len())
+                .filter(|&i| shrinkable(&candidates[i]) && round < candidates[i].examples.len())
+                .collect();
+            for (k, &i) in pending.iter().enumerate() {
+                if stats.shrunk >= limits.max_shrunk
+                    || attempts_left == 0
+                    || interrupted.load(Ordering::Relaxed)
+                    || Instant::now() >= deadline
+                {
+                    break 'rounds;
+                }
+                let candidate = &candidates[i];
+                let found = &candidate.examples[round];
+                // A fair share: what is left, split between the candidates still to come this round.
+                let share = (attempts_left / (pending.len() - k)).clamp(1, MAX_ATTEMPTS);
+                let shrunk = shrink(
+                    checker,
+                    ids,
+                    &found.scenario,
+                    0,
+                    candidate.class,
+                    interrupted,
+                    Budget {
+                        attempts: share,
+                        deadline: Some(deadline),
+                    },
+                )?;
+                let Some(s) = shrunk else { continue };
+                attempts_left = attempts_left.saturating_sub(s.attempts);
+                stats.attempts += s.attempts;
+                stats.shrunk += 1;
+                let f = finding(
+                    candidate.class,
+                    &found.origin,
+                    &s.outcome,
+                    s.scenario,
+                    true,
+                    checker.stderr_tail(),
+                );
+                let identity = probe_finding(checker, ids, &f)?;
+                stats.probe_queries += identity.queries;
+                stats.probe_time += identity.elapsed;
+                // The candidate's hits go to its first defect; a later example
+                // naming another defect brings only itself.
+                let id = catalogue::identify(&identity.signature).id;
+                let (hits, variants) = match &first_id[i] {
+                    None => (candidate.hits, candidate.variants.clone()),
+                    Some(first) if *first == id => (0, Variants::default()),
+                    Some(_) => (1, variants_of(&f.scenario)),
+                };
+                first_id[i].get_or_insert(id);
+                settled[i] = true;
+                ledger.add(Sighting {
+                    identity,
+                    example: example(&f),
+                    hits,
+                    variants,
+                });
+                findings.push(f);
+            }
+            stats.rounds_done = round + 1;
+        }
+        // What could not be (or need not be) shrunk: as found, unprobed. A
+        // candidate that never showed again counts only where nothing else
+        // of its class did.
+        for (i, candidate) in candidates.iter().enumerate() {
+            if settled[i] {
+                continue;
+            }
+            let tried = shrinkable(candidate) && candidate.examples.len() <= stats.rounds_done;
+            let class_shown =
+                (0..candidates.len()).any(|j| settled[j] && candidates[j].class == candidate.class);
+            if tried && class_shown {
+                stats.unreproduced += candidate.hits;
+                continue;
+            }
+            let Some(found) = candidate
+                .examples
+                .iter()
+                .min_by_key(|f| simplicity(&f.scenario))
+            else {
+                continue;
+            };
+            let f = finding(
+                candidate.class,
+                &found.origin,
+                &found.outcome,
+                found.scenario.clone(),
+                false,
+                found.stderr.clone(),
+            );
+            ledger.add(Sighting {
+                identity: unprobed_identity(&f, Some(&found.outcome.reply)),
+                example: example(&f),
+                hits: candidate.hits,
+                variants: candidate.variants.clone(),
+            });
+            findings.push(f);
+        }
+        stats.elapsed = started.elapsed();
+        Ok((findings, ledger.defects(), stats))
+    }
+}
+
+/// Probes a shrunk finding: each variant materialized, its truth judged
+/// (it must still be the truth the class needs), then asked.
+fn probe_finding(
+    checker: &mut dyn Checker,
+    ids: &mut Ids,
+    f: &Finding,
+) -> Result<Identity, HarnessError> {
+    let class = f.class;
+    let want = if class == Class::Overblock {
+        Truth::Inside
+    } else {
+        Truth::Outside
+    };
+    probe(&f.scenario, class, &[], |variant: &Scenario| {
+        Ok(match ask(checker, ids, variant, Some(want))? {
+            Asked::Not(why) => Probe::Inconclusive(why),
+            Asked::Answered(outcome, _) => match outcome.class {
+                Some(c) if c == class || (c.is_escape() && class.is_escape()) => Probe::Shows,
+                _ => Probe::Gone,
+            },
+        })
+    })
+}
