@@ -1,5 +1,7 @@
-//! An MCP client over a child's stdin and stdout: newline-delimited JSON-RPC
-//! 2.0, every message kept in a [`Transcript`].
+//! An MCP client over a child's stdin and stdout (newline-delimited JSON-RPC
+//! 2.0) or, with [`Session::start_http`], over Streamable HTTP on loopback
+//! ([`crate::http`]); either era ([`crate::era`]); every message kept in a
+//! [`Transcript`].
 //!
 //! Raw JSON-RPC rather than the `rmcp` crate: the harness must answer the
 //! server's own `roots/list` requests with roots that change mid-session,
@@ -9,6 +11,7 @@
 //! over a pipe, and none of it needs an async runtime. (rmcp's client
 //! was not built here: the choice was made on these needs, not on a failed build.)
 
+use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -18,11 +21,19 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
+use crate::era::{self, Era, EraChoice, Probe, ResultType};
+use crate::http::{self, Http, PostError};
 use crate::sandbox::Launch;
 use crate::HarnessError;
 
 /// The protocol revision the client offers in `initialize`.
-pub const PROTOCOL_VERSION: &str = "2025-11-25";
+pub const PROTOCOL_VERSION: &str = era::LEGACY_VERSION;
+
+/// Notifications the 2026-07-28 revision removed; a modern session does not send them.
+const LEGACY_ONLY_NOTIFICATIONS: [&str; 2] = [
+    "notifications/initialized",
+    "notifications/roots/list_changed",
+];
 
 /// How many `input_required` rounds one request may take.
 const MAX_INPUT_ROUNDS: usize = 5;
@@ -103,6 +114,24 @@ pub fn tail(text: &str, n: usize) -> &str {
     text[start..].trim()
 }
 
+/// How the client answers the server's `roots/list`: with its roots, or
+/// with one of the failures the roots specification lists, to see that
+/// the server then grants nothing beyond its configured directories.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RootsAnswer {
+    /// The session's roots.
+    #[default]
+    Roots,
+    /// An empty list.
+    Empty,
+    /// A JSON-RPC error with this code (-32601, -32603).
+    Error(i64),
+    /// The roots, this long after the request (past the server's own timeout).
+    Late(Duration),
+    /// No answer at all.
+    Never,
+}
+
 enum Incoming {
     Line(String),
     Eof,
@@ -120,11 +149,25 @@ pub struct Session {
     roots: Option<Vec<String>>,
     /// How many `roots/list` requests the server sent.
     pub roots_requests: usize,
+    /// How `roots/list` is answered (in a session with the capability).
+    pub roots_answer: RootsAnswer,
+    /// Answers held back by [`RootsAnswer::Late`], each with when it is due.
+    late: Vec<(Instant, Value)>,
     /// Every message so far.
     pub transcript: Transcript,
     /// Non-JSON lines the server printed on stdout.
     pub stray_lines: Vec<String>,
     exited: bool,
+    /// The era asked for.
+    choice: EraChoice,
+    /// The era spoken, once [`Session::initialize`] settled it.
+    era: Option<Era>,
+    /// The server's name, version and revision, once settled.
+    server: Option<Value>,
+    /// `Some` over Streamable HTTP: the endpoint; the child's stdout is then its log.
+    http: Option<Http>,
+    /// Messages of HTTP answers not yet received.
+    inbox: VecDeque<String>,
 }
 
 impl Session {
@@ -198,10 +241,57 @@ impl Session {
             timeout,
             roots,
             roots_requests: 0,
+            roots_answer: RootsAnswer::Roots,
+            late: Vec::new(),
             transcript: Vec::new(),
             stray_lines: Vec::new(),
             exited: false,
+            choice: EraChoice::Auto,
+            era: None,
+            server: None,
+            http: None,
+            inbox: VecDeque::new(),
         })
+    }
+
+    /// Starts the server with `{port}` in its command (and in `url`) a free
+    /// loopback port, waits until it listens, and returns its client over
+    /// Streamable HTTP, not yet initialized.
+    ///
+    /// # Errors
+    ///
+    /// [`HarnessError::Usage`] when `url` is not a loopback `http` URL;
+    /// [`HarnessError::Start`] when the server cannot start or never listens.
+    pub fn start_http(
+        launch: &Launch,
+        url: &str,
+        roots: Option<Vec<String>>,
+        timeout: Duration,
+    ) -> Result<Session, HarnessError> {
+        let port = http::free_port().map_err(|e| HarnessError::Start {
+            command: launch.describe(),
+            reason: format!("no free loopback port: {e}"),
+        })?;
+        let (url, address) = http::loopback_address(url, port).map_err(HarnessError::Usage)?;
+        let mut launch = launch.clone();
+        launch.host_network = true;
+        for arg in &mut launch.argv {
+            *arg = arg.replace(http::PORT_PLACEHOLDER, &port.to_string());
+        }
+        let mut session = Session::start(&launch, roots, timeout)?;
+        let link = Http::new(url.clone(), address, timeout);
+        let deadline = Instant::now() + timeout;
+        if !link.wait_listening(deadline, || !session.has_exited()) {
+            return Err(HarnessError::Start {
+                command: launch.describe(),
+                reason: format!(
+                    "nothing listened at {url} within {timeout:?}; its stderr ends: {}",
+                    tail(&session.stderr(), 300)
+                ),
+            });
+        }
+        session.http = Some(link);
+        Ok(session)
     }
 
     /// The server's stderr so far (its tail).
@@ -217,13 +307,88 @@ impl Session {
         self.roots = Some(roots);
     }
 
-    /// `initialize` then `notifications/initialized`; the `roots` capability
-    /// (`listChanged: true`) exactly when the session lists roots.
+    /// Which era [`Session::initialize`] speaks (before it is called; the default is [`EraChoice::Auto`]).
+    pub fn set_era(&mut self, choice: EraChoice) {
+        self.choice = choice;
+    }
+
+    /// The era spoken, once [`Session::initialize`] settled it.
+    pub fn era(&self) -> Option<Era> {
+        self.era
+    }
+
+    /// The server as it named itself: `{"serverInfo", "protocolVersion",
+    /// "era", "transport"}` (`"stdio"` or `"http"`), once
+    /// [`Session::initialize`] settled the era.
+    pub fn server(&self) -> Option<Value> {
+        let mut server = self.server.clone()?;
+        server["transport"] = json!(if self.http.is_some() { "http" } else { "stdio" });
+        Some(server)
+    }
+
+    /// Settles the era and starts the session. Legacy: `initialize` then
+    /// `notifications/initialized`, the `roots` capability (`listChanged:
+    /// true`) exactly when the session lists roots. Modern: a
+    /// `server/discover` carrying `_meta` (a Python SDK 2.x server fixes its
+    /// era by the first message, so the probe must be a modern request).
+    /// Auto probes and falls back to `initialize` on any answer that is not
+    /// a modern one, or none in time. Returns the `initialize` or
+    /// `server/discover` response.
     ///
     /// # Errors
     ///
-    /// [`SessionError`] when the server does not answer or answers with an error.
+    /// [`SessionError`] when the server does not answer, answers with an
+    /// error, or (era modern) does not speak 2026-07-28.
     pub fn initialize(&mut self) -> Result<Value, SessionError> {
+        if self.choice == EraChoice::Legacy {
+            return self.initialize_legacy();
+        }
+        let params = json!({"_meta": self.meta()});
+        let answer = self.request_once("server/discover", params);
+        let why = match answer {
+            Ok(response) => match era::probe(&response) {
+                Probe::Modern => {
+                    let result = &response["result"];
+                    if let Err(detail) = era::result_type(result) {
+                        return Err(SessionError::Protocol {
+                            detail: format!("server/discover: {detail}"),
+                        });
+                    }
+                    self.era = Some(Era::Modern);
+                    self.server = Some(json!({
+                        "serverInfo": result["_meta"][era::META_SERVER_INFO],
+                        "protocolVersion": era::MODERN_VERSION,
+                        "era": Era::Modern.as_str(),
+                    }));
+                    return Ok(response);
+                }
+                Probe::ModernElsewhere(versions) => {
+                    return Err(SessionError::Protocol {
+                        detail: format!(
+                        "the server speaks the stateless revision but not {}: it offers {versions}",
+                        era::MODERN_VERSION
+                    ),
+                    })
+                }
+                Probe::Legacy(why) => why,
+            },
+            Err(SessionError::Timeout { .. }) => "no answer in time".to_owned(),
+            // Over HTTP an answer that is not JSON-RPC (a 400 page of a legacy server) is not a modern one.
+            Err(SessionError::Protocol { detail }) if self.http.is_some() => detail,
+            Err(e) => return Err(e),
+        };
+        if self.choice == EraChoice::Modern {
+            return Err(SessionError::Protocol {
+                detail: format!(
+                    "--era modern: server/discover got {why}; the server does not speak {}",
+                    era::MODERN_VERSION
+                ),
+            });
+        }
+        self.initialize_legacy()
+    }
+
+    fn initialize_legacy(&mut self) -> Result<Value, SessionError> {
         let mut capabilities = json!({});
         if self.roots.is_some() {
             capabilities["roots"] = json!({"listChanged": true});
@@ -238,19 +403,45 @@ impl Session {
         )?;
         if let Some(error) = response.get("error") {
             return Err(SessionError::Protocol {
-                detail: format!("initialize failed: {error}"),
+                detail: format!("initialize failed: {}", era::describe_error(error)),
             });
         }
+        let result = &response["result"];
+        self.era = Some(Era::Legacy);
+        self.server = Some(json!({
+            "serverInfo": result["serverInfo"],
+            "protocolVersion": result["protocolVersion"],
+            "era": Era::Legacy.as_str(),
+        }));
         self.notify("notifications/initialized", None)?;
         Ok(response)
     }
 
-    /// Sends a notification.
+    /// The capabilities the client declares: `roots` exactly when the session lists roots.
+    fn capabilities(&self) -> Value {
+        if self.roots.is_some() {
+            json!({"roots": {}})
+        } else {
+            json!({})
+        }
+    }
+
+    /// The `_meta` of a modern request.
+    fn meta(&self) -> Value {
+        era::request_meta(self.capabilities())
+    }
+
+    /// Sends a notification. A modern session drops the ones the revision
+    /// removed (`notifications/initialized`, `notifications/roots/list_changed`):
+    /// its roots travel with each request instead.
     ///
     /// # Errors
     ///
     /// [`SessionError::Exited`] when the server's stdin is closed.
     pub fn notify(&mut self, method: &str, params: Option<Value>) -> Result<(), SessionError> {
+        if self.era == Some(Era::Modern) && LEGACY_ONLY_NOTIFICATIONS.contains(&method) {
+            return Ok(());
+        }
         let mut message = json!({"jsonrpc": "2.0", "method": method});
         if let Some(params) = params {
             message["params"] = params;
@@ -260,34 +451,30 @@ impl Session {
 
     /// Sends a request and waits for its response (the whole JSON-RPC
     /// object, `result` or `error`), answering the server's own requests
-    /// meanwhile.
+    /// meanwhile. In a modern session the params carry `_meta`. An
+    /// `input_required` result is answered and the request retried (with a
+    /// new id), at most a few rounds.
     ///
     /// # Errors
     ///
-    /// [`SessionError`] on timeout, exit, or a line that is not JSON.
+    /// [`SessionError`] on timeout, exit, or a line that is not JSON;
+    /// [`SessionError::Protocol`] on a `resultType` the revision does not
+    /// define, or a server still asking for input after the last round.
     pub fn request(&mut self, method: &str, params: Value) -> Result<Value, SessionError> {
         let mut params = params;
+        if !params.is_object() {
+            params = json!({});
+        }
         // Revision 2026-07-28 (multi round-trip requests): a server may answer
         // with an `input_required` result naming requests such as roots/list;
         // the client answers them in `inputResponses` and retries.
         for _ in 0..MAX_INPUT_ROUNDS {
-            let response = self.request_once(method, params.clone())?;
-            let result = &response["result"];
-            if result.get("resultType").and_then(Value::as_str) != Some("input_required") {
-                return Ok(response);
-            }
-            let mut responses = serde_json::Map::new();
-            if let Some(requests) = result.get("inputRequests").and_then(Value::as_object) {
-                for (key, request) in requests {
-                    if let Some(answer) = self.input_response(request) {
-                        responses.insert(key.clone(), answer);
-                    }
-                }
-            }
-            if !params.is_object() {
-                params = json!({});
-            }
-            params["inputResponses"] = Value::Object(responses);
+            let response = self.round(method, params.clone())?;
+            let result = match response.get("result") {
+                Some(result) if era::result_type(result) == Ok(ResultType::InputRequired) => result,
+                _ => return Ok(response),
+            };
+            params["inputResponses"] = self.input_responses(result);
             match result.get("requestState") {
                 Some(state) => params["requestState"] = state.clone(),
                 None => {
@@ -302,6 +489,46 @@ impl Session {
         })
     }
 
+    /// One round of a request: sent (with `_meta` in a modern session, a
+    /// new id each time) and its response returned as it is, an
+    /// `input_required` result too; the attacks on multi-round-trip
+    /// requests build their own retries with it.
+    ///
+    /// # Errors
+    ///
+    /// As [`Session::request`].
+    pub fn round(&mut self, method: &str, params: Value) -> Result<Value, SessionError> {
+        let mut params = params;
+        if self.era == Some(Era::Modern) {
+            if !params.is_object() {
+                params = json!({});
+            }
+            params["_meta"] = self.meta();
+        }
+        let response = self.request_once(method, params)?;
+        if let Some(Err(detail)) = response.get("result").map(era::result_type) {
+            return Err(SessionError::Protocol {
+                detail: format!("{method}: {detail}"),
+            });
+        }
+        Ok(response)
+    }
+
+    /// The `inputResponses` answering an `input_required` result's
+    /// `inputRequests`, with the roots the session lists now; what this
+    /// client does not offer is left out.
+    pub fn input_responses(&mut self, result: &Value) -> Value {
+        let mut responses = serde_json::Map::new();
+        if let Some(requests) = result.get("inputRequests").and_then(Value::as_object) {
+            for (key, request) in requests {
+                if let Some(answer) = self.input_response(request) {
+                    responses.insert(key.clone(), answer);
+                }
+            }
+        }
+        Value::Object(responses)
+    }
+
     /// The answer to one of an `input_required` result's requests; `None`
     /// for what this client does not offer (roots without the capability,
     /// sampling, elicitation).
@@ -309,7 +536,12 @@ impl Session {
         match (request.get("method").and_then(Value::as_str), &self.roots) {
             (Some("roots/list"), Some(roots)) => {
                 self.roots_requests += 1;
-                Some(json!({"roots": listed_roots(roots)}))
+                // A retry cannot carry an error or come late: those answers are left out.
+                match self.roots_answer {
+                    RootsAnswer::Roots => Some(json!({"roots": listed_roots(roots)})),
+                    RootsAnswer::Empty => Some(json!({"roots": []})),
+                    _ => None,
+                }
             }
             (Some("roots/list"), None) => {
                 self.roots_requests += 1;
@@ -362,8 +594,18 @@ impl Session {
     /// a request from the server; `None` at the deadline.
     fn receive(&mut self, deadline: Instant) -> Result<Option<Value>, SessionError> {
         loop {
-            let wait = deadline.saturating_duration_since(Instant::now());
-            let line = match self.incoming.recv_timeout(wait) {
+            self.send_late()?;
+            let until = self
+                .late
+                .iter()
+                .map(|(due, _)| *due)
+                .fold(deadline, Instant::min);
+            let wait = until.saturating_duration_since(Instant::now());
+            let next = match &self.http {
+                Some(_) => self.next_posted(),
+                None => self.incoming.recv_timeout(wait),
+            };
+            let line = match next {
                 Ok(Incoming::Line(line)) => line,
                 Ok(Incoming::Eof) | Err(RecvTimeoutError::Disconnected) => {
                     self.exited = true;
@@ -371,7 +613,8 @@ impl Session {
                         stderr: self.stderr(),
                     });
                 }
-                Err(RecvTimeoutError::Timeout) => return Ok(None),
+                Err(RecvTimeoutError::Timeout) if Instant::now() >= deadline => return Ok(None),
+                Err(RecvTimeoutError::Timeout) => continue,
             };
             if line.trim().is_empty() {
                 continue;
@@ -387,6 +630,15 @@ impl Session {
             };
             if let (Some(method), Some(id)) = (message.get("method"), message.get("id")) {
                 let method = method.as_str().unwrap_or_default().to_owned();
+                if self.era == Some(Era::Modern) {
+                    // transports/stdio.mdx: the server MUST NOT send requests; asks ride in results.
+                    return Err(SessionError::Protocol {
+                        detail: format!(
+                            "the server sent a {method} request in a {} session; it must ask through an input_required result",
+                            era::MODERN_VERSION
+                        ),
+                    });
+                }
                 let id = id.clone();
                 self.answer(&method, id)?;
             }
@@ -394,11 +646,37 @@ impl Session {
         }
     }
 
+    /// Sends the held-back answers that are due.
+    fn send_late(&mut self) -> Result<(), SessionError> {
+        let now = Instant::now();
+        let (due, held): (Vec<_>, Vec<_>) = self.late.drain(..).partition(|(t, _)| *t <= now);
+        self.late = held;
+        for (_, reply) in due {
+            self.send(&reply)?;
+        }
+        Ok(())
+    }
+
     fn answer(&mut self, method: &str, id: Value) -> Result<(), SessionError> {
         let reply = match (method, &self.roots) {
             ("roots/list", Some(roots)) => {
                 self.roots_requests += 1;
-                json!({"jsonrpc": "2.0", "id": id, "result": {"roots": listed_roots(roots)}})
+                let roots =
+                    json!({"jsonrpc": "2.0", "id": id, "result": {"roots": listed_roots(roots)}});
+                match self.roots_answer {
+                    RootsAnswer::Roots => roots,
+                    RootsAnswer::Empty => {
+                        json!({"jsonrpc": "2.0", "id": id, "result": {"roots": []}})
+                    }
+                    RootsAnswer::Error(code) => {
+                        json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": "roots unavailable"}})
+                    }
+                    RootsAnswer::Late(after) => {
+                        self.late.push((Instant::now() + after, roots));
+                        return Ok(());
+                    }
+                    RootsAnswer::Never => return Ok(()),
+                }
             }
             ("ping", _) => json!({"jsonrpc": "2.0", "id": id, "result": {}}),
             (method, _) => {
@@ -412,12 +690,48 @@ impl Session {
         self.send(&reply)
     }
 
+    /// Over HTTP: the next message of the answers so far (the server's
+    /// stdout is its log, read and dropped; its end is the server's exit).
+    fn next_posted(&mut self) -> Result<Incoming, RecvTimeoutError> {
+        while let Ok(line) = self.incoming.try_recv() {
+            if matches!(line, Incoming::Eof) {
+                self.exited = true;
+            }
+        }
+        match self.inbox.pop_front() {
+            Some(line) => Ok(Incoming::Line(line)),
+            None => Err(RecvTimeoutError::Timeout),
+        }
+    }
+
     fn send(&mut self, message: &Value) -> Result<(), SessionError> {
         let text = message.to_string();
         self.transcript.push(Message {
             direction: Direction::ToServer,
             text: text.clone(),
         });
+        if let Some(link) = self.http.as_mut() {
+            let method = message["method"]
+                .as_str()
+                .unwrap_or("a response")
+                .to_owned();
+            return match link.post(message) {
+                Ok(messages) => {
+                    self.inbox.extend(messages);
+                    Ok(())
+                }
+                Err(PostError::Timeout) => Err(SessionError::Timeout { method }),
+                Err(PostError::Refused(_)) => {
+                    self.exited = true;
+                    Err(SessionError::Exited {
+                        stderr: self.stderr(),
+                    })
+                }
+                Err(PostError::Protocol(detail)) => Err(SessionError::Protocol {
+                    detail: format!("{method}: {detail}"),
+                }),
+            };
+        }
         let Some(stdin) = self.stdin.as_mut() else {
             return Err(SessionError::Exited {
                 stderr: self.stderr(),

@@ -1,4 +1,7 @@
-//! The kinds of defect `rootguard mcp` observes.
+//! The kinds of defect `rootguard mcp` observes: each one a class of the
+//! shared vocabulary and the channel it was seen through.
+
+use rootguard_report::{Channel, Class};
 
 /// What kind of defect a finding shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -52,6 +55,32 @@ impl Kind {
         }
     }
 
+    /// Its class in the shared vocabulary (`rootguard_report::Class`).
+    pub fn class(self) -> Class {
+        match self {
+            Kind::ReadEscape | Kind::WriteEscape | Kind::InfoEscape => Class::PathEscape,
+            Kind::RootEscape => Class::RootEscape,
+            Kind::StaleRoot => Class::StaleRoot,
+            Kind::RootNotHonoured => Class::Overblock,
+            Kind::Hang => Class::Hang,
+            Kind::Crash => Class::Crash,
+            Kind::ProtocolError => Class::ProtocolError,
+        }
+    }
+
+    /// How it was seen: a canary read back, a change on disk, metadata, or
+    /// the session itself. With [`Kind::class`] it names the kind again.
+    pub fn channel(self) -> Channel {
+        match self {
+            Kind::WriteEscape => Channel::Write,
+            Kind::InfoEscape => Channel::Info,
+            Kind::Hang | Kind::Crash | Kind::ProtocolError => Channel::Session,
+            Kind::ReadEscape | Kind::RootEscape | Kind::StaleRoot | Kind::RootNotHonoured => {
+                Channel::Read
+            }
+        }
+    }
+
     /// Whether it is an escape (a security defect).
     pub fn is_escape(self) -> bool {
         matches!(
@@ -92,5 +121,20 @@ impl Kind {
 impl std::fmt::Display for Kind {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_is_a_class_and_channel_of_its_own() {
+        let pairs: std::collections::BTreeSet<(Class, Channel)> =
+            Kind::ALL.iter().map(|k| (k.class(), k.channel())).collect();
+        assert_eq!(pairs.len(), Kind::ALL.len());
+        for kind in Kind::ALL {
+            assert_eq!(kind.is_escape(), kind.class().is_escape(), "{kind}");
+        }
     }
 }

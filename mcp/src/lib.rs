@@ -6,10 +6,21 @@
 //! file tools from `tools/list`, and calls them with hostile paths on small
 //! trees where "outside" is a sibling directory in the same temp base
 //! holding canary files. An escape is *observed*: a canary token in a
-//! result, or a file created, changed or removed outside the roots on disk.
-//! Each escape is shrunk (tree entries removed while it stays) and kept as
-//! a scenario plus the exact JSON-RPC exchange. Mid-session root changes
-//! (`notifications/roots/list_changed`) catch servers that cache roots.
+//! result (base64 blobs decoded), or a file created, changed or removed
+//! outside the roots on disk. The fixed attack table runs first; with a
+//! budget ([`Options::budget`]) a generative phase follows, scenarios drawn
+//! from the judge's generator ([`rootguard_proptests::gen::Generator`])
+//! under the root `{base}/project` ([`GENERATED_ROOT`]). Both phases share
+//! one long-lived server while the roots and the mode stay, its tree relaid
+//! between attacks ([`rootguard_proptests::Materialized::relay`]). Each
+//! escape is shrunk and probed for its defect and kept as a scenario plus
+//! the exact JSON-RPC exchange, which [`replay`] runs again. Mid-session
+//! root changes (`notifications/roots/list_changed`) catch servers that
+//! cache roots.
+//! With [`Options::race`], each read and write tool is also raced: a
+//! directory or file of its path swapped for a link to outside while it is
+//! called again and again ([`race`]), which catches a server that checks a
+//! path and then opens it by name.
 //!
 //! The transport is raw newline-delimited JSON-RPC 2.0 over the child's
 //! pipes ([`client`]), not the `rmcp` SDK: the harness must answer
@@ -17,12 +28,16 @@
 //! it with -32601 in a session without the capability, record the exact
 //! bytes of every message, and kill a server that misses a per-call
 //! deadline; a blocking pipe and a reader thread do all of that without an
-//! async runtime. Revision 2026-07-28's multi round-trip requests are
-//! answered too: a `tools/call` whose result is `input_required` with a
-//! `roots/list` among its `inputRequests` is retried with the roots in
-//! `inputResponses` (and `requestState` echoed). The client still offers
-//! protocol 2025-11-25 in `initialize`; the stateless 2026-07-28 handshake
-//! (per-request `_meta`, `server/discover`) is not spoken.
+//! async runtime. Both protocol eras are spoken ([`era`]): with
+//! [`Options::era`] auto, the first session probes with a
+//! `server/discover` carrying the 2026-07-28 `_meta`; a modern answer makes
+//! the run stateless (`_meta` on every request, roots only through
+//! `input_required` results, answered in `inputResponses` with the
+//! `requestState` echoed, at most a few rounds), anything else falls back
+//! to `initialize` (2025-11-25). The report names the era spoken. With
+//! [`Options::http`] the same run goes over Streamable HTTP ([`http`]):
+//! `{port}` in the command becomes a free loopback port, and only
+//! loopback addresses are contacted.
 //!
 //! From the command line (`{roots}` becomes the root directories, one
 //! argument each; exit 0 nothing found, 1 an escape, hang, crash or
@@ -33,11 +48,21 @@
 //!     node node_modules/@modelcontextprotocol/server-filesystem/dist/index.js '{roots}'
 //! ```
 //!
-//! Safety: each server runs with its working directory, HOME and TMPDIR in
-//! the scenario's temp base, an environment scrubbed to PATH and LANG, a
-//! timeout per request, and where bubblewrap or `unshare --mount` works
-//! ([`Sandbox::detect`]), in a mount namespace where only that base is
-//! writable. Without one, write attacks run only with
+//! A server that takes its directories otherwise gets them in its launch
+//! shape ([`Shape`]: `--each-root`, `--env`, `--config`, `{roots:SEP}`,
+//! `{root1}`, `{roots_json}`, `{scratch}`, `{home}`; docs/mcp-launch.md).
+//! Before the attacks, canaries beside the root, in its HOME and in its
+//! working directory show what it grants by default (RG-DEFAULT-GRANT,
+//! the escapes it explains folded in), and `roots/list` answered with the
+//! client failures of the roots specification shows whether it fails
+//! closed (RG-CWD-FALLBACK, RG-NO-ROOTS-FAIL-OPEN).
+//!
+//! Safety: each server runs with a fresh HOME in the scenario's temp base,
+//! its working directory and TMPDIR in a scratch directory beside it, an
+//! environment scrubbed to PATH and LANG, a timeout per request, and where
+//! bubblewrap or `unshare --mount --net` works ([`Sandbox::detect`]), in
+//! mount and network namespaces where only the base and the scratch are
+//! writable and only loopback is reachable. Without one, write attacks run only with
 //! `--allow-unsandboxed-writes` ([`Options::allow_unsandboxed_writes`]).
 //!
 //! # Examples
@@ -54,15 +79,20 @@
 
 pub mod attacks;
 pub mod client;
+pub mod era;
 mod error;
+pub mod http;
 mod kind;
 pub mod observe;
+pub mod race;
 pub mod report;
-pub mod run;
+pub mod runner;
 pub mod sandbox;
+pub mod shape;
 pub mod tools;
 
 pub use error::HarnessError;
 pub use kind::Kind;
-pub use run::{run, Finding, Mode, Options, Outcome, Report};
+pub use runner::{replay, run, Finding, Mode, Options, Outcome, Replayed, Report, GENERATED_ROOT};
 pub use sandbox::Sandbox;
+pub use shape::Shape;

@@ -1,10 +1,52 @@
 //! What a tool call did, seen on disk: a snapshot of everything in the base
-//! outside the roots, taken before and after each call, never following a link.
+//! outside the roots, taken before and after each call, never following a
+//! link; and seen in its result: the text of base64 blobs decoded, so a
+//! canary read as a resource or image blob shows too.
 
 use std::collections::BTreeMap;
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
+
+/// The text of every base64 blob in `response`: a `blob` field anywhere
+/// (resource contents), and the `data` of content items (images, audio),
+/// each decoded and read as UTF-8, lossily, one a line.
+///
+/// # Examples
+///
+/// ```
+/// use rootguard_mcp::observe::blob_text;
+/// use serde_json::json;
+///
+/// let response = json!({"result": {"contents": [{"uri": "file:///x", "blob": "Q0FOQVJZLTEy"}]}});
+/// assert_eq!(blob_text(&response), "CANARY-12\n");
+/// ```
+pub fn blob_text(response: &serde_json::Value) -> String {
+    use base64::Engine;
+    use serde_json::Value;
+    let mut out = String::new();
+    let mut stack = vec![response];
+    while let Some(value) = stack.pop() {
+        match value {
+            Value::Object(map) => {
+                for (key, v) in map {
+                    let is_blob = key == "blob" || (key == "data" && map.contains_key("mimeType"));
+                    if let (true, Some(text)) = (is_blob, v.as_str()) {
+                        if let Ok(bytes) = base64::engine::general_purpose::STANDARD.decode(text) {
+                            out.push_str(&String::from_utf8_lossy(&bytes));
+                            out.push('\n');
+                        }
+                    } else {
+                        stack.push(v);
+                    }
+                }
+            }
+            Value::Array(items) => stack.extend(items.iter().rev()),
+            _ => {}
+        }
+    }
+    out
+}
 
 /// One entry as `lstat` and a read see it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,16 +1,20 @@
-//! The report of a run, in the shapes `rootguard vet` uses: text for a
-//! person, JSON, SARIF 2.1.0 and JUnit XML for machines; and each finding
-//! as a scenario file plus its JSON-RPC exchange.
+//! The report of a run, in the shared model of `rootguard_report` (the
+//! same defects, IDs and writers as `rootguard vet`): text for a person,
+//! JSON, SARIF 2.1.0, JUnit XML and an HTML page; and each finding as a
+//! scenario file plus its JSON-RPC exchange.
 
-use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
 use rootguard_proptests::{Document, FORMAT_VERSION};
-use rootguard_vet::report::{entry_text, xml_escape};
+use rootguard_report::{
+    self as shared, clip, unprobed, Check, Class, Defect, Example, Feature, Ledger, Message,
+    Sighting, Tool, Variants,
+};
 use serde_json::{json, Value};
 
-use crate::run::{Finding, Report};
+use crate::race;
+use crate::runner::{Finding, Report, CWD_CANARY, DEFAULT_GRANT, ROOTS_ANSWER};
 use crate::HarnessError;
 use crate::Kind;
 
@@ -47,98 +51,318 @@ pub fn key_response(f: &Finding) -> Option<&str> {
         .map(|m| m.text.as_str())
 }
 
-fn clip(text: &str, n: usize) -> String {
-    if text.len() <= n {
-        return text.to_owned();
+/// The classes `rootguard mcp` can find, in report order.
+const CLASSES: [Class; 7] = Class::ALL;
+
+/// The checks of a roots change itself (the later ones, a root vanishing
+/// or appearing, come after it in the same session).
+const ROOTS_CHANGE: [&str; 2] = [
+    "roots-change-old-root-revoked",
+    "roots-change-new-root-granted",
+];
+
+/// What the run saw that names a finding's defect beyond its scenario:
+/// the roots changing mid-session, a root vanishing or appearing, noise
+/// on stdout. A server that did not take the changed roots fails the
+/// later checks of the session for that same reason.
+fn observed(f: &Finding, not_refreshed: bool) -> Vec<Feature> {
+    let mut out = Vec::new();
+    match f.attack.as_str() {
+        a if ROOTS_CHANGE.contains(&a) => out.push(Feature::RootsChanged),
+        "root-vanishes" | "root-appears" if not_refreshed => out.push(Feature::RootsChanged),
+        "root-vanishes" => out.push(Feature::RootVanished),
+        "root-appears" => out.push(Feature::RootAppeared),
+        "mrtr-retry-roots" => out.push(Feature::RetryRootsChanged),
+        "mrtr-stale-state" => out.push(Feature::StateReplayed),
+        _ => {}
     }
-    let mut end = n;
-    while !text.is_char_boundary(end) {
-        end -= 1;
+    if race::is_race(&f.attack) && f.kind.is_escape() {
+        out.push(Feature::Swapped);
     }
-    format!("{}… ({} bytes)", &text[..end], text.len())
+    if f.kind == Kind::ProtocolError && f.evidence.contains("non-JSON line") {
+        out.push(Feature::StdoutNoise);
+    }
+    if f.attack.starts_with(DEFAULT_GRANT) {
+        out.push(Feature::DefaultGrant);
+    } else if f.attack.starts_with(ROOTS_ANSWER) {
+        let cwd = f
+            .scenario
+            .cases
+            .first()
+            .is_some_and(|c| c.path == format!("{{base}}/{CWD_CANARY}"));
+        // A failed roots/list leaves the client's roots unusable: granting then is failing open.
+        out.push(if cwd {
+            Feature::CwdFallback
+        } else {
+            Feature::NoUsableRoot
+        });
+    }
+    out
 }
 
-/// The report as text: counts per kind, then each finding with its minimal exchange.
-pub fn text(report: &Report, strict: bool) -> String {
-    let mut out = String::new();
+/// The directories (`{base}` form, ending in `/`) that a mode's default
+/// grants showed served: every escape into one is that grant's doing. A
+/// canary beside the root served by a plain path explains the whole base.
+fn default_grants(report: &Report) -> Vec<(crate::Mode, String)> {
+    report
+        .findings
+        .iter()
+        .filter(|f| f.attack.starts_with(DEFAULT_GRANT))
+        .filter_map(|f| {
+            let path = &f.scenario.cases.first()?.path;
+            let dir = if f.attack.ends_with("beside") {
+                "{base}/".to_owned()
+            } else {
+                format!("{}/", path.rsplit_once('/')?.0)
+            };
+            Some((f.mode, dir))
+        })
+        .collect()
+}
+
+/// Whether `f` is an escape that a default grant explains (then it is
+/// folded into RG-DEFAULT-GRANT instead of named on its own).
+fn explained(f: &Finding, grants: &[(crate::Mode, String)]) -> bool {
+    let probe = f.attack.starts_with(DEFAULT_GRANT) || f.attack.starts_with(ROOTS_ANSWER);
+    let target = f.scenario.cases.first().map(|c| c.path.as_str());
+    !probe
+        && f.kind.is_escape()
+        && target.is_some_and(|t| {
+            grants
+                .iter()
+                .any(|(mode, dir)| *mode == f.mode && t.starts_with(dir.as_str()))
+        })
+}
+
+fn example(f: &Finding) -> Example {
+    let (truth, explanation) = match f.truth.as_deref().and_then(|t| t.split_once(": ")) {
+        Some((truth, explanation)) => (Some(truth.to_owned()), Some(explanation.to_owned())),
+        None => (None, f.truth.clone()),
+    };
+    Example {
+        scenario: f.scenario.clone(),
+        minimal: f.shrunk,
+        origin: format!("{} ({} mode)", f.attack, f.mode.as_str()),
+        request: key_request(f).unwrap_or_default().to_owned(),
+        answer: key_response(f).map(|r| clip(r, 2000)).unwrap_or_default(),
+        truth,
+        explanation,
+        evidence: Some(f.evidence.clone()),
+        exchange: f
+            .exchange
+            .iter()
+            .map(|m| Message {
+                direction: m.direction.as_str().to_owned(),
+                text: m.text.clone(),
+            })
+            .collect(),
+        stderr: String::new(),
+    }
+}
+
+/// The defects of a run: every finding a sighting (its probed identity,
+/// or the unprobed one with what the run observed), grouped by ID.
+pub fn defects(report: &Report) -> Vec<Defect> {
+    let mut ledger = Ledger::default();
+    let not_refreshed = report
+        .findings
+        .iter()
+        .any(|f| ROOTS_CHANGE.contains(&f.attack.as_str()));
+    let grants = default_grants(report);
+    for f in &report.findings {
+        let folded = explained(f, &grants);
+        let identity = if folded {
+            unprobed(&f.scenario, f.kind.class(), &[Feature::DefaultGrant])
+        } else {
+            f.identity.clone().unwrap_or_else(|| {
+                unprobed(&f.scenario, f.kind.class(), &observed(f, not_refreshed))
+            })
+        };
+        let mut variants = Variants::default();
+        if let Some(case) = f.scenario.cases.first() {
+            variants.ops.insert(case.op.to_string());
+        }
+        variants
+            .channels
+            .insert(f.kind.channel().as_str().to_owned());
+        variants.tools.extend(f.tool.clone());
+        variants.modes.insert(f.mode.as_str().to_owned());
+        let rate = report
+            .races
+            .iter()
+            .find(|r| r.name == f.attack && f.kind.is_escape())
+            .map(|r| format!(", {} calls escaped", r.ratio()))
+            .unwrap_or_default();
+        variants.seen_in.insert(format!(
+            "{} in {} ({} mode{}{}{rate})",
+            f.kind,
+            f.attack,
+            f.mode.as_str(),
+            if f.shrunk { ", minimal" } else { "" },
+            if folded {
+                ", folded: explained by the default grant"
+            } else {
+                ""
+            }
+        ));
+        let mut example = example(f);
+        // The grant's own probe, not an escape it explains, is its example.
+        example.minimal &= !folded;
+        ledger.add(Sighting {
+            identity,
+            example,
+            hits: 1,
+            variants,
+        });
+    }
+    ledger.defects()
+}
+
+/// The run as the shared report model.
+pub fn model(report: &Report, strict: bool) -> shared::Report {
     let server = report
         .server
         .as_ref()
         .map(|s| {
             format!(
-                " ({} {}, protocol {})",
+                " ({} {}, protocol {}{})",
                 s["serverInfo"]["name"].as_str().unwrap_or("?"),
                 s["serverInfo"]["version"].as_str().unwrap_or("?"),
-                s["protocolVersion"].as_str().unwrap_or("?")
+                s["protocolVersion"].as_str().unwrap_or("?"),
+                if s["transport"] == "http" {
+                    ", over Streamable HTTP"
+                } else {
+                    ""
+                }
             )
         })
         .unwrap_or_default();
-    let _ = writeln!(out, "rootguard mcp: {}{server}", report.command);
-    let _ = writeln!(
-        out,
-        "  sandbox {}, write attacks {}, {} checks in {:.1}s{}",
-        report.sandbox.as_str(),
-        if report.writes { "run" } else { "skipped" },
-        report.outcomes.len(),
-        report.elapsed.as_secs_f64(),
-        if report.interrupted {
-            ", interrupted"
-        } else {
-            ""
-        }
+    let summary = vec![
+        format!("rootguard mcp: {}{server}", report.command),
+        format!(
+            "  sandbox {}, write attacks {}, {} checks in {:.1}s{}",
+            report.sandbox.as_str(),
+            if report.writes { "run" } else { "skipped" },
+            report.outcomes.len(),
+            report.elapsed.as_secs_f64(),
+            if report.interrupted {
+                ", interrupted"
+            } else {
+                ""
+            }
+        ),
+    ];
+    let mut summary = summary;
+    summary.extend(
+        report
+            .races
+            .iter()
+            .filter(|r| r.skipped.is_none())
+            .map(|r| {
+                format!(
+                    "  {} ({}): {} calls escaped ({:.2}%) in {:.1}s, {} swaps",
+                    r.name,
+                    r.tool.as_deref().unwrap_or("no tool"),
+                    r.ratio(),
+                    r.rate() * 100.0,
+                    r.elapsed.as_secs_f64(),
+                    r.swaps
+                )
+            }),
     );
-    for kind in Kind::ALL {
-        let _ = writeln!(out, "  {:<18} {}", kind.as_str(), report.count(kind));
-    }
-    for o in &report.outcomes {
-        let status = match (&o.finding, &o.skipped) {
-            (Some(k), _) => k.as_str().to_uppercase(),
-            (None, Some(why)) => format!("skipped ({why})"),
-            (None, None) => "ok".into(),
-        };
-        let _ = writeln!(out, "  [{}] {:<32} {status}", o.mode.as_str(), o.name);
-    }
-    for f in &report.findings {
-        let _ = writeln!(
-            out,
-            "\n{} in {} ({} mode{}):",
-            f.kind,
-            f.attack,
-            f.mode.as_str(),
-            if f.shrunk { ", minimal" } else { "" }
-        );
-        let _ = writeln!(out, "  seen:     {}", clip(&f.evidence, 400));
-        if let Some(t) = &f.truth {
-            let _ = writeln!(out, "  truth:    {}", clip(t, 300));
-        }
-        if let Some(r) = key_request(f) {
-            let _ = writeln!(out, "  request:  {}", clip(r, 400));
-        }
-        if let Some(r) = key_response(f) {
-            let _ = writeln!(out, "  response: {}", clip(r, 400));
-        }
-        let tree: Vec<String> = f.scenario.tree.iter().map(entry_text).collect();
-        let _ = writeln!(out, "  tree:     [{}]", tree.join(", "));
-        let _ = writeln!(out, "  roots:    {:?}", f.scenario.roots);
-    }
-    for note in &report.notes {
-        let _ = writeln!(out, "\nnote: {note}");
-    }
-    let escapes = report
-        .findings
+    let checks = report
+        .outcomes
         .iter()
-        .filter(|f| f.kind.is_escape())
-        .count();
-    let _ = writeln!(
-        out,
-        "\n{}: {escapes} escapes, {} roots not honoured, {} hangs, {} crashes, {} protocol errors",
-        if report.failed(strict) { "FAIL" } else { "ok" },
-        report.count(Kind::RootNotHonoured),
-        report.count(Kind::Hang),
-        report.count(Kind::Crash),
-        report.count(Kind::ProtocolError)
+        .map(|o| Check {
+            name: o.name.clone(),
+            mode: o.mode.as_str().to_owned(),
+            status: match (&o.finding, &o.skipped) {
+                (Some(k), _) => k.as_str().to_uppercase(),
+                (None, Some(why)) => format!("skipped ({why})"),
+                (None, None) => "ok".into(),
+            },
+            detail: o.skipped.clone(),
+        })
+        .collect();
+    let mut facts = serde_json::Map::new();
+    facts.insert(
+        "server".into(),
+        report.server.clone().unwrap_or(Value::Null),
     );
-    out
+    facts.insert("sandbox".into(), json!(report.sandbox.as_str()));
+    facts.insert("write_attacks".into(), json!(report.writes));
+    if !report.races.is_empty() {
+        let races: Vec<Value> = report
+            .races
+            .iter()
+            .map(|r| {
+                json!({
+                    "name": r.name,
+                    "tool": r.tool,
+                    "swap": r.swap.as_str(),
+                    "tries": r.tries,
+                    "escapes": r.escapes,
+                    "rate": r.rate(),
+                    "swaps": r.swaps,
+                    "skipped": r.skipped,
+                })
+            })
+            .collect();
+        facts.insert("races".into(), Value::Array(races));
+    }
+    let command: Vec<String> = report.command.split(' ').map(str::to_owned).collect();
+    shared::Report {
+        tool: Tool::Mcp,
+        command: report.command.clone(),
+        artifact: shared::artifact_of(&command),
+        summary,
+        seed: None,
+        strict,
+        interrupted: report.interrupted,
+        elapsed: report.elapsed,
+        queries: report.outcomes.len() as u64,
+        counts: CLASSES
+            .iter()
+            .map(|c| {
+                let n = report
+                    .findings
+                    .iter()
+                    .filter(|f| f.kind.class() == *c)
+                    .count();
+                (*c, n as u64)
+            })
+            .collect(),
+        defects: defects(report),
+        checks,
+        notes: report.notes.clone(),
+        era: report.era.map(|e| e.describe()),
+        facts,
+    }
+}
+
+/// The report as text: the defects first, then every check, then the counts.
+pub fn text(report: &Report, strict: bool) -> String {
+    shared::text(&model(report, strict))
+}
+
+/// The report as JSON (schema `rootguard-report` version 1, docs/reports.md).
+pub fn json(report: &Report, strict: bool) -> String {
+    shared::json(&model(report, strict))
+}
+
+/// The report as SARIF 2.1.0, one rule and one result per defect.
+pub fn sarif(report: &Report, strict: bool) -> String {
+    shared::sarif(&model(report, strict))
+}
+
+/// The report as JUnit XML, one test case per defect.
+pub fn junit(report: &Report, strict: bool) -> String {
+    shared::junit(&model(report, strict))
+}
+
+/// The report as one self-contained HTML page, each defect's exchange with it.
+pub fn html(report: &Report, strict: bool) -> String {
+    shared::html(&model(report, strict))
 }
 
 fn exchange_json(f: &Finding) -> Vec<Value> {
@@ -151,140 +375,6 @@ fn exchange_json(f: &Finding) -> Vec<Value> {
             })
         })
         .collect()
-}
-
-fn finding_json(f: &Finding) -> Value {
-    json!({
-        "kind": f.kind.as_str(),
-        "attack": f.attack,
-        "mode": f.mode.as_str(),
-        "tool": f.tool,
-        "evidence": f.evidence,
-        "truth": f.truth,
-        "minimal": f.shrunk,
-        "scenario": f.scenario,
-        "exchange": exchange_json(f),
-    })
-}
-
-/// The report as JSON.
-pub fn json(report: &Report, strict: bool) -> String {
-    let counts: serde_json::Map<String, Value> = Kind::ALL
-        .iter()
-        .map(|k| (k.as_str().to_owned(), json!(report.count(*k))))
-        .collect();
-    let outcomes: Vec<Value> = report
-        .outcomes
-        .iter()
-        .map(|o| json!({"name": o.name, "mode": o.mode.as_str(), "finding": o.finding.map(Kind::as_str), "skipped": o.skipped}))
-        .collect();
-    serde_json::to_string_pretty(&json!({
-        "command": report.command,
-        "server": report.server,
-        "sandbox": report.sandbox.as_str(),
-        "write_attacks": report.writes,
-        "elapsed_seconds": report.elapsed.as_secs_f64(),
-        "interrupted": report.interrupted,
-        "failed": report.failed(strict),
-        "counts": counts,
-        "outcomes": outcomes,
-        "findings": report.findings.iter().map(finding_json).collect::<Vec<_>>(),
-        "notes": report.notes,
-    }))
-    .unwrap_or_default()
-}
-
-/// The report as SARIF 2.1.0, one result per finding.
-pub fn sarif(report: &Report, strict: bool) -> String {
-    let rules: Vec<Value> = Kind::ALL
-        .iter()
-        .map(|k| json!({"id": k.as_str(), "shortDescription": {"text": k.describe()}}))
-        .collect();
-    let results: Vec<Value> = report
-        .findings
-        .iter()
-        .map(|f| {
-            json!({
-                "ruleId": f.kind.as_str(),
-                "level": if f.kind.fails(strict) { "error" } else { "warning" },
-                "message": {"text": format!("{} ({}, {} mode): {}", f.kind.describe(), f.attack, f.mode.as_str(), f.evidence)},
-                "properties": finding_json(f),
-            })
-        })
-        .collect();
-    serde_json::to_string_pretty(&json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "rootguard mcp", "informationUri": "https://example.invalid/rootguard", "rules": rules}},
-            "results": results,
-        }],
-    }))
-    .unwrap_or_default()
-}
-
-/// The report as JUnit XML, one test case per attack or check and mode.
-pub fn junit(report: &Report, strict: bool) -> String {
-    let failures = report
-        .outcomes
-        .iter()
-        .filter(|o| o.finding.is_some_and(|k| k.fails(strict)))
-        .count();
-    let skipped = report
-        .outcomes
-        .iter()
-        .filter(|o| o.skipped.is_some())
-        .count();
-    let mut out = String::new();
-    let _ = writeln!(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>");
-    let _ = writeln!(
-        out,
-        "<testsuite name=\"rootguard mcp\" tests=\"{}\" failures=\"{failures}\" skipped=\"{skipped}\" time=\"{:.3}\">",
-        report.outcomes.len(),
-        report.elapsed.as_secs_f64()
-    );
-    for o in &report.outcomes {
-        let _ = write!(
-            out,
-            "  <testcase classname=\"rootguard.mcp.{}\" name=\"{}\"",
-            o.mode.as_str(),
-            xml_escape(&o.name)
-        );
-        let finding = report
-            .findings
-            .iter()
-            .find(|f| f.attack == o.name && f.mode == o.mode);
-        match (o.finding, finding, &o.skipped) {
-            (Some(kind), Some(f), _) if kind.fails(strict) => {
-                let detail = format!(
-                    "{}\nrequest: {}\nresponse: {}",
-                    f.evidence,
-                    key_request(f).unwrap_or("-"),
-                    key_response(f)
-                        .map(|r| clip(r, 2000))
-                        .unwrap_or_else(|| "-".into())
-                );
-                let _ = writeln!(
-                    out,
-                    ">\n    <failure message=\"{}\">{}</failure>\n  </testcase>",
-                    xml_escape(kind.describe()),
-                    xml_escape(&detail)
-                );
-            }
-            (None, _, Some(why)) => {
-                let _ = writeln!(
-                    out,
-                    ">\n    <skipped message=\"{}\"/>\n  </testcase>",
-                    xml_escape(why)
-                );
-            }
-            _ => {
-                let _ = writeln!(out, "/>");
-            }
-        }
-    }
-    let _ = writeln!(out, "</testsuite>");
-    out
 }
 
 /// Writes each finding as `<mode>-<attack>.json` (a scenario document, its

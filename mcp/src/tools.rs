@@ -96,6 +96,18 @@ impl Action {
     }
 }
 
+/// Where a tool's arguments sit in its input: at the top, or inside one
+/// property (`{"params": {"path": ...}}`, `{"requests": [{"path": ...}]}`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Nesting {
+    /// At the top of the input.
+    Top,
+    /// Inside the object property of this name.
+    Object(String),
+    /// Inside the one item of the array property of this name.
+    Array(String),
+}
+
 /// A tool the server offers, matched to an action.
 #[derive(Debug, Clone)]
 pub struct Tool {
@@ -103,21 +115,74 @@ pub struct Tool {
     pub action: Action,
     /// The tool's name.
     pub name: String,
+    /// Where its arguments go.
+    pub nesting: Nesting,
+}
+
+impl Tool {
+    /// The `tools/call` arguments for this tool on `paths`, nested as its
+    /// input schema nests them (see [`arguments`]).
+    pub fn arguments(&self, paths: &[String], pattern: &str) -> Value {
+        let flat = arguments(self.action, paths, pattern);
+        match &self.nesting {
+            Nesting::Top => flat,
+            Nesting::Object(name) => json!({ name.as_str(): flat }),
+            Nesting::Array(name) => json!({ name.as_str(): [flat] }),
+        }
+    }
+}
+
+/// `schema` with a local `$ref` (`#/$defs/X`, `#/definitions/X`) followed
+/// within `root`.
+fn deref<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
+    let mut schema = schema;
+    for _ in 0..8 {
+        let Some(target) = schema.get("$ref").and_then(Value::as_str) else {
+            break;
+        };
+        match target.strip_prefix('#').and_then(|p| root.pointer(p)) {
+            Some(found) => schema = found,
+            None => break,
+        }
+    }
+    schema
+}
+
+/// The property names of an object schema, and where they sit: the top
+/// level's, else those of the one object (or array of objects) property
+/// that holds properties of its own.
+fn shaped_properties(input: &Value) -> Option<(Vec<String>, Nesting)> {
+    let names = |schema: &Value| -> Option<Vec<String>> {
+        deref(input, schema)
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|p| p.keys().cloned().collect())
+    };
+    let top = deref(input, input).get("properties")?.as_object()?;
+    let mut nested = top.iter().filter_map(|(name, schema)| {
+        let schema = deref(input, schema);
+        if let Some(inner) = names(schema) {
+            return Some((inner, Nesting::Object(name.clone())));
+        }
+        let items = schema.get("items")?;
+        names(items).map(|inner| (inner, Nesting::Array(name.clone())))
+    });
+    match nested.next() {
+        Some(one) if top.len() == 1 => Some(one),
+        _ => Some((top.keys().cloned().collect(), Nesting::Top)),
+    }
 }
 
 /// The tools of a `tools/list` result matched to actions, by exact name
 /// first, then by a name containing the action's word, always requiring
-/// the input-schema properties the attack passes (an exact name with no
-/// schema properties at all is taken on trust).
+/// the input-schema properties the attack passes, at the top of the input
+/// or inside its one object or array-of-objects property (`$ref`s to
+/// `$defs` followed); an exact name with no schema properties at all is
+/// taken on trust.
 pub fn discover(tools: &[Value]) -> Vec<Tool> {
-    let properties = |tool: &Value| -> Option<Vec<String>> {
-        tool.get("inputSchema")
-            .and_then(|s| s.get("properties"))
-            .and_then(Value::as_object)
-            .map(|p| p.keys().cloned().collect())
-    };
+    let shape = |tool: &Value| tool.get("inputSchema").and_then(shaped_properties);
     let fits = |tool: &Value, action: Action| {
-        let props = properties(tool).unwrap_or_default();
+        let props = shape(tool).map(|(p, _)| p).unwrap_or_default();
         action
             .needs()
             .iter()
@@ -125,8 +190,7 @@ pub fn discover(tools: &[Value]) -> Vec<Tool> {
     };
     // Some servers publish an empty schema (a zod/JSON-schema mismatch):
     // an exact name is then trusted to take the usual arguments.
-    let fits_by_name =
-        |tool: &Value, action: Action| properties(tool).is_none() || fits(tool, action);
+    let fits_by_name = |tool: &Value, action: Action| shape(tool).is_none() || fits(tool, action);
     let mut found = Vec::new();
     for action in Action::ALL {
         let chosen = action
@@ -151,6 +215,7 @@ pub fn discover(tools: &[Value]) -> Vec<Tool> {
             found.push(Tool {
                 action,
                 name: tool["name"].as_str().unwrap_or_default().to_owned(),
+                nesting: shape(tool).map_or(Nesting::Top, |(_, n)| n),
             });
         }
     }
@@ -216,6 +281,37 @@ mod tests {
     fn similar_names_with_fitting_schemas_are_found() {
         let tools = [json!({"name": "fs_read_file", "inputSchema": {"properties": {"path": {}}}})];
         assert_eq!(names(&discover(&tools)), [(Action::Read, "fs_read_file")]);
+    }
+
+    #[test]
+    fn nested_path_arguments_are_found_and_filled() {
+        let tools = [
+            json!({"name": "read_file", "inputSchema": {"type": "object",
+                "properties": {"params": {"type": "object", "properties": {"path": {"type": "string"}}}}}}),
+            json!({"name": "list_directory", "inputSchema": {"type": "object",
+                "properties": {"requests": {"type": "array", "items": {"$ref": "#/$defs/Req"}}},
+                "$defs": {"Req": {"type": "object", "properties": {"path": {"type": "string"}}}}}}),
+        ];
+        let found: Vec<Tool> = discover(&tools)
+            .into_iter()
+            .filter(|t| matches!(t.action, Action::Read | Action::List))
+            .collect();
+        assert_eq!(
+            names(&found),
+            [
+                (Action::Read, "read_file"),
+                (Action::List, "list_directory")
+            ]
+        );
+        let paths = ["/a".to_string()];
+        assert_eq!(
+            found[0].arguments(&paths, "x"),
+            json!({"params": {"path": "/a"}})
+        );
+        assert_eq!(
+            found[1].arguments(&paths, "x"),
+            json!({"requests": [{"path": "/a"}]})
+        );
     }
 
     #[test]

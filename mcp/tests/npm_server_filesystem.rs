@@ -1,6 +1,7 @@
 //! `rootguard mcp` against the real @modelcontextprotocol/server-filesystem,
 //! installed with npm into a cache dir at test time (skipped, with a
-//! message, when npm or the registry is unavailable, or ROOTGUARD_SKIP_NPM=1):
+//! message, when npm or the registry is unavailable, or ROOTGUARD_SKIP_NPM=1;
+//! under `CI=true` those fail instead):
 //!
 //! - 2025.3.28, from before the July 2025 fixes: the text-prefix check
 //!   (CVE-2025-53110) and the symlink check that falls through to the
@@ -11,109 +12,23 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use std::time::Duration;
 
 use common::{assert_found, outcome};
 use rootguard_mcp::{report, run, Kind, Mode, Options};
+use rootguard_testsupport::{npm, Tool};
 
 const PACKAGE: &str = "@modelcontextprotocol/server-filesystem";
 const OLD: &str = "2025.3.28";
 
-/// The npm cache shared with vet's adapter tests: `ROOTGUARD_NPM_CACHE`, else `target/npm-cache`.
-fn cache() -> PathBuf {
-    std::env::var_os("ROOTGUARD_NPM_CACHE")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/npm-cache"))
-}
-
-fn npm_allowed() -> bool {
-    let skip = std::env::var_os("ROOTGUARD_SKIP_NPM").is_some_and(|v| v == "1");
-    if skip {
-        eprintln!("skipped: ROOTGUARD_SKIP_NPM=1");
-    }
-    !skip
-}
-
-/// The newest version's number, or `None` (with a skip message).
-fn newest() -> Option<String> {
-    let out = Command::new("npm")
-        .args([
-            "view",
-            PACKAGE,
-            "version",
-            "--fetch-retries=1",
-            "--fetch-timeout=30000",
-        ])
-        .output();
-    match out {
-        Ok(o) if o.status.success() => Some(String::from_utf8_lossy(&o.stdout).trim().to_owned()),
-        _ => {
-            eprintln!("skipped: `npm view {PACKAGE} version` failed (no npm or no registry)");
-            None
-        }
-    }
-}
-
 /// The server's entry point at `version`, installed once into the cache
-/// (the same prefix vet's adapter tests use: `modelcontextprotocol-server-filesystem-VERSION`).
+/// that vet's adapter tests share.
 fn install(version: &str) -> Option<PathBuf> {
-    // Not NAME@VERSION: npm 11 then looks for a package.json in the prefix.
-    let prefix = cache().join(format!("modelcontextprotocol-server-filesystem-{version}"));
-    let package = prefix.join("node_modules").join(PACKAGE);
-    let installed = || {
-        std::fs::read_to_string(package.join("package.json"))
-            .ok()
-            .and_then(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
-            .is_some_and(|pkg| pkg["version"] == version)
-            // npm writes this last, so a half-done install is done again.
-            && prefix.join("node_modules/.package-lock.json").is_file()
-    };
-    if !installed() {
-        let spec = format!("{PACKAGE}@{version}");
-        let out = std::fs::create_dir_all(&prefix).and_then(|()| {
-            Command::new("npm")
-                .arg("install")
-                .arg("--prefix")
-                .arg(&prefix)
-                .args([
-                    "--no-save",
-                    "--no-audit",
-                    "--no-fund",
-                    "--no-package-lock",
-                    "--loglevel=error",
-                    "--fetch-retries=1",
-                    "--fetch-timeout=30000",
-                ])
-                .arg(&spec)
-                .output()
-        });
-        match out {
-            Ok(o) if o.status.success() && installed() => {}
-            Ok(o) => {
-                let err = String::from_utf8_lossy(&o.stderr);
-                let head: Vec<&str> = err.lines().take(3).collect();
-                eprintln!("skipped: `npm install {spec}` failed: {}", head.join(" | "));
-                return None;
-            }
-            Err(e) => {
-                eprintln!("skipped: `npm install {spec}` could not run: {e}");
-                return None;
-            }
-        }
-    }
-    Some(package.join("dist/index.js"))
+    npm::package(PACKAGE, version).map(|package| package.join("dist/index.js"))
 }
 
 fn node() -> Option<String> {
-    let ok = Command::new("node")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipped: node is not available");
-    }
-    ok.then(|| "node".to_owned())
+    Tool::Node.need("the MCP reference server")
 }
 
 fn options(node: &str, entry: &Path) -> Options {
@@ -129,9 +44,6 @@ fn options(node: &str, entry: &Path) -> Options {
 #[test]
 fn old_server_escapes_are_observed() {
     let Some(node) = node() else { return };
-    if !npm_allowed() {
-        return;
-    }
     let Some(entry) = install(OLD) else { return };
     let mut options = options(&node, &entry);
     // 2025.3.28 knows nothing of roots: its command-line directories are all it has.
@@ -214,10 +126,9 @@ fn old_server_escapes_are_observed() {
 #[test]
 fn newest_server_is_reported() {
     let Some(node) = node() else { return };
-    if !npm_allowed() {
+    let Some(version) = npm::newest(PACKAGE) else {
         return;
-    }
-    let Some(version) = newest() else { return };
+    };
     let Some(entry) = install(&version) else {
         return;
     };

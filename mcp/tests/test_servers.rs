@@ -150,23 +150,7 @@ fn roots_asked_inside_a_tool_call_are_answered_in_input_responses() {
     assert!(report.findings.is_empty(), "{text}");
 
     // And on the wire: an input_required result, then the retry with inputResponses.
-    let dir = tempfile::tempdir().expect("temp dir");
-    let root = dir.path().canonicalize().expect("real path");
-    std::fs::write(root.join("f.txt"), "hello").expect("writes");
-    let launch = rootguard_mcp::sandbox::Launch::new(
-        &[
-            python.clone(),
-            test_servers().join("mrtr_server.py").display().to_string(),
-        ],
-        &[],
-        &root,
-        &root,
-        rootguard_mcp::Sandbox::None,
-    );
-    let uri = format!("file://{}", root.display());
-    let mut session =
-        rootguard_mcp::client::Session::start(&launch, Some(vec![uri]), Duration::from_secs(10))
-            .expect("starts");
+    let (_dir, root, mut session) = common::temp_session(&python, &["mrtr_server.py"]);
     session.initialize().expect("initializes");
     let path = root.join("f.txt").display().to_string();
     let response = session

@@ -9,10 +9,12 @@ use std::time::Duration;
 use rootguard_proptests::{kernel, Case, Entry, Judgement, Op};
 use serde_json::json;
 
-use super::{call, excerpt, session_error_kind, Attempt, Finding, Kind, Live, Mode, Runner};
+use super::{
+    call, excerpt, session_error_kind, At, Attempt, Finding, Kind, Live, Mode, Runner, Sighting,
+};
 use crate::attacks::TOKEN;
 use crate::client::{response_text, tail, Session, SessionError};
-use crate::tools::{self, Action};
+use crate::tools::Action;
 use crate::HarnessError;
 
 impl Runner<'_> {
@@ -44,13 +46,13 @@ impl Runner<'_> {
             finding,
             skipped,
             roots_requests: requests,
+            truth: None,
         };
         let live = match self.start(&scenario, mode)? {
             Ok(live) => live,
             Err((kind, evidence, exchange, m)) => {
-                let f = self.finding(
-                    kind, names[0], mode, None, evidence, None, &scenario, exchange, &m,
-                );
+                let f =
+                    self.start_failure(names[0], mode, &scenario, (kind, evidence, exchange, m));
                 return Ok(vec![attempt(names[0], Some(f), None, 0)]);
             }
         };
@@ -65,25 +67,20 @@ impl Runner<'_> {
             Ok(tools) => tools,
             Err(e) => {
                 let exchange = session.close();
-                let f = self.finding(
-                    session_error_kind(&e),
-                    names[0],
-                    mode,
-                    None,
-                    e.to_string(),
-                    None,
-                    &scenario,
+                let f = self.session_failure(
+                    At {
+                        name: names[0],
+                        mode,
+                        scenario: &scenario,
+                        materialized: &materialized,
+                    },
+                    &e,
                     exchange,
-                    &materialized,
                 );
                 return Ok(vec![attempt(names[0], Some(f), None, 0)]);
             }
         };
-        let Some(tool) = tools
-            .iter()
-            .find(|t| t.action == Action::Read)
-            .map(|t| t.name.clone())
-        else {
+        let Some(tool) = tools.iter().find(|t| t.action == Action::Read).cloned() else {
             return Ok(names
                 .iter()
                 .map(|n| attempt(n, None, Some("the server offers no read tool".into()), 0))
@@ -93,7 +90,7 @@ impl Runner<'_> {
         // Reads `d/file.txt`; Ok(true) when its content came back.
         let read = |session: &mut Session, d: &str| -> Result<(bool, String), SessionError> {
             let path = format!("{}/{d}/file.txt", base.display());
-            let response = call(session, &tool, tools::arguments(Action::Read, &[path], "x"))?;
+            let response = call(session, &tool.name, tool.arguments(&[path], "x"))?;
             let text = response_text(&response);
             Ok((text.contains(&format!("ROOT-{d}-{token}")), text))
         };
@@ -234,22 +231,26 @@ impl Runner<'_> {
                 let path = format!("{{base}}/{dir}/file.txt");
                 let mut s = self.scenario(name, &tree, &roots, Some(Case { path: path.clone(), op: Op::Read, expect: None }));
                 s.note = Some("roots changed mid-session (see the exchange); the case is judged under the roots in force then".into());
-                self.finding(kind, name, mode, Some(tool.clone()), evidence, Some(&truth), &s, exchange[..cut.min(exchange.len())].to_vec(), &materialized)
+                self.finding(At { name, mode, scenario: &s, materialized: &materialized }, Sighting { kind, tool: Some(tool.name.clone()), evidence, truth: Some(&truth), exchange: exchange[..cut.min(exchange.len())].to_vec() })
             });
             out.push(attempt(name, finding, None, requests));
         }
         if let Some(e) = failure {
             let name = names[out.len().min(names.len() - 1)];
             let f = self.finding(
-                session_error_kind(&e),
-                name,
-                mode,
-                Some(tool.clone()),
-                e.to_string(),
-                None,
-                &scenario,
-                exchange,
-                &materialized,
+                At {
+                    name,
+                    mode,
+                    scenario: &scenario,
+                    materialized: &materialized,
+                },
+                Sighting {
+                    kind: session_error_kind(&e),
+                    tool: Some(tool.name.clone()),
+                    evidence: e.to_string(),
+                    truth: None,
+                    exchange,
+                },
             );
             out.push(attempt(name, Some(f), None, requests));
         }

@@ -1,0 +1,239 @@
+//! What the server grants with no hostile input, before the attacks: a
+//! canary beside the roots, one in its HOME and one in its working
+//! directory, each read by a plain path. Then, in roots mode, the
+//! client's failures as the roots specification lists them (`roots/list`
+//! answered with an empty list, -32601, -32603, late, or never): the
+//! server must still grant nothing beyond its configured directories.
+//! docs/mcp-launch.md says how the findings are named and folded.
+
+use std::fs;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use rootguard_proptests::{Case, Entry, Op};
+
+use super::{call, At, Attempt, Finding, Kind, Live, Mode, Report, Runner, Sighting, HOME};
+use crate::attacks::{ROOT, TOKEN};
+use crate::client::{response_text, RootsAnswer};
+use crate::sandbox::SCRATCH;
+use crate::tools::{self, Action};
+use crate::HarnessError;
+
+/// The prefix of the default-grant probes' names.
+pub(crate) const DEFAULT_GRANT: &str = "default-grant-";
+/// The prefix of the client-failure probes' names.
+pub(crate) const ROOTS_ANSWER: &str = "roots-answer-";
+/// The working directory's canary, relative to the base.
+pub(crate) const CWD_CANARY: &str = "../scratch/cwd/canary.txt";
+
+/// Each canary: its probe's suffix, what it shows, and its path relative to the base.
+const PLACES: [(&str, &str, &str); 3] = [
+    (
+        "beside",
+        "a directory beside the root that no root names",
+        "beside/canary.txt",
+    ),
+    ("home", "its HOME", ".rootguard-home/canary.txt"),
+    ("cwd", "its working directory", CWD_CANARY),
+];
+
+/// How long a late answer waits: past the few seconds servers give a client.
+const LATE: Duration = Duration::from_secs(3);
+
+/// The client's failures, each with its probe's suffix.
+const FAILURES: [(&str, RootsAnswer); 5] = [
+    ("empty", RootsAnswer::Empty),
+    ("error-32601", RootsAnswer::Error(-32601)),
+    ("error-32603", RootsAnswer::Error(-32603)),
+    ("late", RootsAnswer::Late(LATE)),
+    ("never", RootsAnswer::Never),
+];
+
+impl Runner<'_> {
+    /// The default-grant probe in `mode`, then (roots mode) the
+    /// client-failure probes, each recorded in `report`. Skipped when the
+    /// attacks are, or when `--only` names none of them.
+    pub(super) fn defaults(&mut self, mode: Mode, report: &mut Report) -> Result<(), HarnessError> {
+        let wanted = |name: &str| {
+            self.options.attacks
+                && self
+                    .options
+                    .filter
+                    .as_ref()
+                    .is_none_or(|f| name.contains(f.as_str()))
+        };
+        let mut granted = Vec::new();
+        if PLACES
+            .iter()
+            .any(|(p, ..)| wanted(&format!("{DEFAULT_GRANT}{p}")))
+        {
+            let served = self.canaries(mode, RootsAnswer::Roots, report)?;
+            for (place, shows, path) in PLACES {
+                let name = format!("{DEFAULT_GRANT}{place}");
+                let finding = served.iter().find(|(p, _)| *p == path).map(|(_, f)| {
+                    let mut f = f.clone();
+                    f.attack = name.clone();
+                    f.evidence = format!("grants {shows} by default: {}", f.evidence);
+                    f.scenario.cases[0].path = format!("{{base}}/{path}");
+                    // The root and one canary: minimal as made, so it is the defect's example.
+                    f.shrunk = true;
+                    f
+                });
+                if finding.is_some() {
+                    granted.push(path);
+                }
+                self.record(attempt(name, mode, finding), report);
+            }
+        }
+        if mode != Mode::Roots {
+            return Ok(());
+        }
+        for (suffix, answer) in FAILURES {
+            let name = format!("{ROOTS_ANSWER}{suffix}");
+            if !wanted(&name) {
+                continue;
+            }
+            let served = self.canaries(mode, answer, report)?;
+            // What the defaults already grant is not the failure's doing.
+            let new: Vec<_> = served
+                .into_iter()
+                .filter(|(path, _)| !granted.contains(path))
+                .collect();
+            let finding = new.first().map(|(path, f)| {
+                let mut f = f.clone();
+                f.attack = name.clone();
+                f.scenario.cases[0].path = format!("{{base}}/{path}");
+                let places: Vec<&str> = new
+                    .iter()
+                    .filter_map(|(p, _)| PLACES.iter().find(|(.., q)| q == p).map(|(_, s, _)| *s))
+                    .collect();
+                f.evidence = format!(
+                    "after roots/list was answered {suffix}, it grants {}: {}",
+                    places.join(" and "),
+                    f.evidence
+                );
+                f
+            });
+            self.record(attempt(name, mode, finding), report);
+        }
+        Ok(())
+    }
+
+    /// Starts the server with the root on its command line (and listed,
+    /// in roots mode, answered `answer`), puts the canaries in place and
+    /// reads each by a plain path: the ones served, each with its finding.
+    fn canaries(
+        &mut self,
+        mode: Mode,
+        answer: RootsAnswer,
+        report: &mut Report,
+    ) -> Result<Vec<(&'static str, Finding)>, HarnessError> {
+        let tree = vec![
+            Entry::File {
+                path: format!("{ROOT}/inside.txt"),
+                content: Some(format!("INSIDE-{TOKEN}\n")),
+            },
+            Entry::File {
+                path: PLACES[0].2.into(),
+                content: Some(format!("CANARY-beside-{TOKEN}\n")),
+            },
+        ];
+        let case = Case {
+            path: format!("{{base}}/{}", PLACES[0].2),
+            op: Op::Read,
+            expect: None,
+        };
+        let mut scenario = self.scenario("defaults", &tree, &[ROOT], Some(case));
+        scenario.note = Some(format!(
+            "the canaries beside the root, in HOME ({{base}}/{HOME}) and in the working directory ({{base}}/../{SCRATCH}/cwd); roots/list answered {answer:?}"
+        ));
+        self.roots_answer = answer;
+        let started = self.start(&scenario, mode);
+        self.roots_answer = RootsAnswer::Roots;
+        let Live {
+            materialized,
+            mut session,
+            ..
+        } = match started? {
+            Ok(live) => live,
+            Err((_, why, ..)) => {
+                report.notes.push(format!(
+                    "{} mode, roots/list answered {answer:?}: the server did not start ({why}), so its defaults were not probed",
+                    mode.as_str()
+                ));
+                return Ok(Vec::new());
+            }
+        };
+        let base = materialized.base().to_path_buf();
+        let mut paths: Vec<(&'static str, PathBuf, String)> = Vec::new();
+        for (place, _, rel) in PLACES {
+            let path = base.join(rel);
+            let content = format!("CANARY-{place}-{}", self.token);
+            if place != "beside" {
+                // Beneath the temp dir by construction: the home and scratch were made there.
+                fs::write(&path, format!("{content}\n")).map_err(|e| {
+                    HarnessError::Scenario(format!("cannot write {}: {e}", path.display()))
+                })?;
+            }
+            paths.push((rel, path, content));
+        }
+        let mut served = Vec::new();
+        let outcome = (|| {
+            let tools = self.tools(&mut session)?;
+            let Some(tool) = tools.iter().find(|t| t.action == Action::Read) else {
+                return Ok(());
+            };
+            for (rel, path, content) in &paths {
+                let arguments = tools::arguments(Action::Read, &[path.display().to_string()], "x");
+                let response = call(&mut session, &tool.name, arguments)?;
+                let text = response_text(&response);
+                if text.contains(content.as_str()) {
+                    // The exchange up to this read, so that it is the finding's key request.
+                    let cut = session.transcript.len();
+                    served.push((*rel, tool.name.clone(), super::excerpt(&text, content), cut));
+                }
+            }
+            Ok(())
+        })();
+        let exchange = session.close();
+        if let Err(e) = outcome {
+            let e: crate::client::SessionError = e;
+            report.notes.push(format!(
+                "{} mode, roots/list answered {answer:?}: the canary reads stopped ({e}); a server that waits is not granting",
+                mode.as_str()
+            ));
+        }
+        Ok(served
+            .into_iter()
+            .map(|(rel, tool, excerpt, cut)| {
+                let f = self.finding(
+                    At {
+                        name: "defaults",
+                        mode,
+                        scenario: &scenario,
+                        materialized: &materialized,
+                    },
+                    Sighting {
+                        kind: Kind::ReadEscape,
+                        tool: Some(tool),
+                        evidence: format!("the canary came back: {excerpt}"),
+                        truth: None,
+                        exchange: exchange[..cut.min(exchange.len())].to_vec(),
+                    },
+                );
+                (rel, f)
+            })
+            .collect())
+    }
+}
+
+fn attempt(name: String, mode: Mode, finding: Option<Finding>) -> Attempt {
+    Attempt {
+        name,
+        mode,
+        finding,
+        skipped: None,
+        roots_requests: 0,
+        truth: None,
+    }
+}

@@ -1,0 +1,296 @@
+//! Drawing a scenario for a live server: the judge's generator, mapped
+//! onto a fixed root layout (`{base}/project`, sometimes `{base}/data` too).
+//!
+//! Mapping keeps everything inside the temp base: a link target on the
+//! host (`/etc`) is rooted in the base (`{base}/etc`), and a link whose
+//! target could climb out of the base is dropped; a case is called only
+//! when its path starts in the base and the kernel's target (or, for a
+//! read of nothing, the lexical path) stays beneath it. About half the
+//! generated tree moves into the root. Files outside the roots hold the
+//! canary, and each outside directory a `listed-` canary whose name shows
+//! in a listing. Beside the root, hostile siblings of its name (the
+//! generator's [`Variant`]s of `project`) are laid as files or
+//! directories and read as the *final* component of a path.
+
+use std::collections::BTreeSet;
+
+use proptest::prelude::*;
+use rootguard_proptests::gen::{entry_name, Generator, TreeSpec, Variant};
+use rootguard_proptests::{kernel, Case, Entry, Op, Scenario};
+
+/// The root every generated scenario lists first, relative to the base.
+pub const GENERATED_ROOT: &str = "project";
+
+/// The second root some generated scenarios list.
+const SECOND_ROOT: &str = "data";
+
+/// A file inside the root, the source of a move into a hostile path.
+pub(super) const INSIDE_FILE: &str = "project/inside.txt";
+
+/// How many hostile siblings of the root's name each scenario lays.
+const SIBLINGS: usize = 4;
+
+/// Whether a symlink at `link` (relative to the base) with `target` stays
+/// in the base whatever the links it passes: leading `..` climb real
+/// directories (the materializer lays none through a link) and may reach
+/// the base but not its parent; after the first name no `..` may follow,
+/// since past a link it climbs from wherever that link leads.
+pub(super) fn target_stays_in_base(link: &str, target: &str) -> bool {
+    let (rest, mut depth) = match target.strip_prefix("{base}") {
+        Some(rest) if rest.is_empty() || rest.starts_with('/') => (rest, 0usize),
+        Some(_) => return false,
+        None if target.starts_with('/') => return false,
+        None => (target, link.matches('/').count()),
+    };
+    let mut named = false;
+    for component in rest.split('/') {
+        match component {
+            "" | "." => {}
+            ".." if named || depth == 0 => return false,
+            ".." => depth -= 1,
+            _ => {
+                named = true;
+                depth += 1;
+            }
+        }
+    }
+    true
+}
+
+/// Whether `path` (`{base}` form) stays beneath the base lexically.
+fn lexically_in_base(path: &str) -> bool {
+    let Some(rest) = path.strip_prefix("{base}/") else {
+        return false;
+    };
+    let mut depth = 0usize;
+    for component in rest.split('/') {
+        match component {
+            "" | "." => {}
+            ".." if depth == 0 => return false,
+            ".." => depth -= 1,
+            _ => depth += 1,
+        }
+    }
+    true
+}
+
+/// Whether `rel` (relative to the base) lies inside one of `roots`.
+fn inside_roots(rel: &str, roots: &[&str]) -> bool {
+    roots
+        .iter()
+        .any(|r| rel == *r || rel.strip_prefix(r).is_some_and(|s| s.starts_with('/')))
+}
+
+/// The next generated scenario, `{base}` form, with the run's `token` in
+/// its canaries; its cases are not yet checked against the kernel.
+pub(super) fn draw(generator: &mut Generator, token: &str, number: usize) -> Scenario {
+    // A quarter of the scenarios list two roots, in runs of 16, so that one server serves each run.
+    let two_roots = (number / 16) % 4 == 3;
+    let mut roots = vec![GENERATED_ROOT];
+    if two_roots {
+        roots.push(SECOND_ROOT);
+    }
+    let generated = generator.draw(&TreeSpec::strategy()).render();
+    // About half the generated tree moves into the root, so that links,
+    // chains and hostile names lie inside it as well as beside it.
+    let mut tops: Vec<&str> = generated
+        .iter()
+        .map(|e| e.path().split('/').next().unwrap_or_default())
+        .collect();
+    tops.dedup();
+    let moved: BTreeSet<String> = tops
+        .into_iter()
+        .filter(|_| generator.draw(&proptest::bool::weighted(0.5)))
+        .map(str::to_owned)
+        .collect();
+    let into_root = |path: &str| -> String {
+        let top = path.split('/').next().unwrap_or_default();
+        if moved.contains(top) {
+            format!("{GENERATED_ROOT}/{path}")
+        } else {
+            path.to_owned()
+        }
+    };
+    let generated: Vec<Entry> = generated
+        .into_iter()
+        .map(|entry| match entry {
+            Entry::Dir { path } => Entry::Dir {
+                path: into_root(&path),
+            },
+            Entry::File { path, content } => Entry::File {
+                path: into_root(&path),
+                content,
+            },
+            Entry::Symlink { path, target } => Entry::Symlink {
+                path: into_root(&path),
+                target: match target.strip_prefix("{base}/") {
+                    Some(rest) => format!("{{base}}/{}", into_root(rest)),
+                    None => target,
+                },
+            },
+        })
+        .collect();
+    let mut tree: Vec<Entry> = roots
+        .iter()
+        .map(|r| Entry::Dir {
+            path: (*r).to_owned(),
+        })
+        .collect();
+    if generator.draw(&proptest::bool::weighted(0.5)) {
+        tree.push(Entry::File {
+            path: INSIDE_FILE.to_owned(),
+            content: None,
+        });
+    }
+    for entry in generated {
+        if roots.contains(&entry.path()) || tree.iter().any(|e| e.path() == entry.path()) {
+            continue;
+        }
+        match entry {
+            Entry::Symlink { path, target } => {
+                // A host target is rooted in the base: outside is a sibling there.
+                let target = if target.starts_with('/') {
+                    format!("{{base}}{target}")
+                } else {
+                    target
+                };
+                if target_stays_in_base(&path, &target) {
+                    tree.push(Entry::Symlink { path, target });
+                }
+            }
+            other => tree.push(other),
+        }
+    }
+    // Siblings of the root's name, as files and as directories.
+    for _ in 0..SIBLINGS {
+        let variant =
+            generator.draw(&Variant::strategy().prop_filter("a sibling", |v| *v != Variant::Plain));
+        let name = entry_name(variant.apply(GENERATED_ROOT));
+        if tree.iter().any(|e| e.path() == name) {
+            continue;
+        }
+        if generator.draw(&proptest::bool::weighted(0.7)) {
+            tree.push(Entry::File {
+                path: name,
+                content: None,
+            });
+        } else {
+            tree.push(Entry::Dir { path: name });
+        }
+    }
+    // Canaries: in every outside file, and one named in each outside directory.
+    let outside_dirs: BTreeSet<String> = tree
+        .iter()
+        .filter_map(|e| match e {
+            Entry::Dir { path } if !inside_roots(path, &roots) => Some(path.clone()),
+            _ => None,
+        })
+        .collect();
+    for entry in &mut tree {
+        if let Entry::File { path, content } = entry {
+            *content = Some(if inside_roots(path, &roots) {
+                "inside\n".to_owned()
+            } else {
+                format!("CANARY-{token}\n")
+            });
+        }
+    }
+    for dir in outside_dirs {
+        let path = format!("{dir}/listed-{token}");
+        if !tree.iter().any(|e| e.path() == path) {
+            tree.push(Entry::File {
+                path,
+                content: Some(format!("CANARY-{token}\n")),
+            });
+        }
+    }
+    let names = rootguard_proptests::gen::TreeNames::of(&tree);
+    let count = generator.draw(&(1usize..=6));
+    let mut cases: Vec<Case> = (0..count)
+        .map(|_| generator.case().render(&names))
+        .collect();
+    // Each sibling of the root as the final component, read.
+    for entry in &tree {
+        let path = entry.path();
+        if !path.contains('/') && path != GENERATED_ROOT && path.starts_with("project") {
+            cases.push(Case {
+                path: format!("{{base}}/{path}"),
+                op: Op::Read,
+                expect: None,
+            });
+        }
+    }
+    Scenario {
+        name: format!("generated-{number}"),
+        note: Some("drawn by the generative phase".to_owned()),
+        tree,
+        roots: roots
+            .iter()
+            .map(|r| format!("file://{{base}}/{r}"))
+            .collect(),
+        cases,
+    }
+}
+
+/// Whether the case may be called: it starts in the base and the kernel's
+/// target stays beneath it (a read of nothing: its lexical path does).
+pub(super) fn callable(roots: &[String], base: &str, case: &Case, op: Op) -> bool {
+    if !case.path.starts_with("{base}/") {
+        return false;
+    }
+    let real = case.path.replace("{base}", base);
+    let judgement = kernel::judge(roots, real.as_bytes(), op);
+    match judgement.target {
+        Some(target) => target.starts_with(base) && target.as_os_str().len() > base.len(),
+        None => op == Op::Read && lexically_in_base(&case.path),
+    }
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    pub(super) fn link_targets_that_could_climb_out_are_refused() {
+        assert!(target_stays_in_base("a/l", "../b"));
+        assert!(target_stays_in_base("l", "{base}/out/x"));
+        assert!(target_stays_in_base("l", "{base}"));
+        assert!(!target_stays_in_base("l", "../b"));
+        assert!(!target_stays_in_base("a/l", "x/../.."));
+        assert!(!target_stays_in_base("a/l", "x/.."));
+        assert!(!target_stays_in_base("l", "/etc"));
+        assert!(!target_stays_in_base("l", "{base}/.."));
+        assert!(!target_stays_in_base("l", "{base}x"));
+    }
+
+    #[test]
+    pub(super) fn drawn_scenarios_are_valid_and_stay_in_the_base() {
+        let mut generator = Generator::new(1);
+        for n in 0..300 {
+            let s = draw(&mut generator, "tok", n);
+            s.validate().expect("valid");
+            assert_eq!(s.roots[0], "file://{base}/project");
+            for e in &s.tree {
+                if let Entry::Symlink { path, target } = e {
+                    assert!(target_stays_in_base(path, target), "{path} -> {target}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    pub(super) fn siblings_of_the_root_are_read_as_the_final_component() {
+        let mut generator = Generator::new(1);
+        let quoted = (0..400).map(|n| draw(&mut generator, "tok", n)).any(|s| {
+            s.tree.iter().any(|e| {
+                matches!(e, Entry::File { path, .. } if path == "project\"" || path == "project ")
+            }) && s
+                .cases
+                .iter()
+                .any(|c| c.path == "{base}/project\"" || c.path == "{base}/project ")
+        });
+        assert!(
+            quoted,
+            "400 draws lay no project\" or project  as a file and read it"
+        );
+    }
+}

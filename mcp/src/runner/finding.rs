@@ -1,0 +1,187 @@
+//! Findings: what one attack or check showed, and how a sighting becomes one.
+
+use rootguard_proptests::{Judgement, Materialized, Scenario};
+use rootguard_report::Identity;
+use serde_json::Value;
+
+use super::{session_error_kind, Failed, Mode, Runner};
+use crate::client::{SessionError, Transcript};
+use crate::Kind;
+
+/// One defect, observed.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// Its kind.
+    pub kind: Kind,
+    /// The attack (or check) that showed it.
+    pub attack: String,
+    /// The session mode.
+    pub mode: Mode,
+    /// The tool called, if any.
+    pub tool: Option<String>,
+    /// What was seen: the canary in the result, the changes on disk, the error.
+    pub evidence: String,
+    /// The truth of the hostile case (model oracle and kernel), if judged.
+    pub truth: Option<String>,
+    /// The scenario, `{base}` form, its case labelled with the truth.
+    pub scenario: Scenario,
+    /// The request that showed it and the server's response, where one did.
+    pub key: Option<(String, String)>,
+    /// The whole JSON-RPC exchange, `{base}` in place of the base.
+    pub exchange: Transcript,
+    /// Whether the scenario was shrunk (entries removed while the escape stayed).
+    pub shrunk: bool,
+    /// What probing the minimal scenario found (escapes only): the
+    /// features the escape needs, which name its defect.
+    pub identity: Option<Identity>,
+}
+
+/// The result of one attack or check in one mode.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    /// The attack or check.
+    pub name: String,
+    /// The mode.
+    pub mode: Mode,
+    /// `None` passed; `Some(kind)` a finding; see `skipped`.
+    pub finding: Option<Kind>,
+    /// Why it did not run.
+    pub skipped: Option<String>,
+}
+
+/// Where a finding was seen: the attack or check, the mode, the
+/// scenario it ran and the tree it ran on.
+pub(crate) struct At<'a> {
+    /// The attack or check.
+    pub name: &'a str,
+    /// The session mode.
+    pub mode: Mode,
+    /// The scenario, `{base}` form.
+    pub scenario: &'a Scenario,
+    /// Its tree on disk, whose base is written back as `{base}`.
+    pub materialized: &'a Materialized,
+}
+
+/// What was seen there.
+pub(crate) struct Sighting<'a> {
+    /// The kind of defect.
+    pub kind: Kind,
+    /// The tool called, if any.
+    pub tool: Option<String>,
+    /// The canary, the changes on disk, the error.
+    pub evidence: String,
+    /// The truth of the hostile case, if judged.
+    pub truth: Option<&'a Judgement>,
+    /// The JSON-RPC exchange.
+    pub exchange: Transcript,
+}
+
+impl Runner<'_> {
+    /// The finding `seen` at `at`, with the base written as `{base}`.
+    pub(crate) fn finding(&self, at: At<'_>, seen: Sighting<'_>) -> Finding {
+        let Sighting {
+            kind,
+            tool,
+            evidence,
+            truth,
+            exchange,
+        } = seen;
+        let (attack, mode, scenario, materialized) =
+            (at.name, at.mode, at.scenario, at.materialized);
+        let base = materialized.base_text();
+        let unbase = |s: &str| s.replace(base, "{base}");
+        let mut scenario = scenario.clone();
+        if let (Some(case), Some(truth)) = (scenario.cases.first_mut(), truth) {
+            case.expect = Some(truth.truth.to_expect());
+        }
+        let truth = truth.map(ToString::to_string);
+        let key = key_exchange(&exchange).map(|(q, r)| (unbase(&q), unbase(&r)));
+        Finding {
+            key,
+            kind,
+            attack: attack.into(),
+            mode,
+            tool,
+            evidence: unbase(&evidence),
+            truth: truth.map(|t| unbase(&t)),
+            scenario,
+            exchange: exchange
+                .into_iter()
+                .map(|mut m| {
+                    m.text = unbase(&m.text);
+                    m
+                })
+                .collect(),
+            shrunk: false,
+            identity: None,
+        }
+    }
+}
+
+impl Runner<'_> {
+    /// The finding of a server that failed before it could be used.
+    pub(crate) fn start_failure(
+        &self,
+        name: &str,
+        mode: Mode,
+        scenario: &Scenario,
+        (kind, evidence, exchange, materialized): Failed,
+    ) -> Finding {
+        self.finding(
+            At {
+                name,
+                mode,
+                scenario,
+                materialized: &materialized,
+            },
+            Sighting {
+                kind,
+                tool: None,
+                evidence,
+                truth: None,
+                exchange,
+            },
+        )
+    }
+}
+
+impl Runner<'_> {
+    /// The finding of a session that failed while in use (a hang, a crash,
+    /// a protocol error), at `at`, with the exchange so far.
+    pub(crate) fn session_failure(
+        &self,
+        at: At<'_>,
+        error: &SessionError,
+        exchange: Transcript,
+    ) -> Finding {
+        self.finding(
+            at,
+            Sighting {
+                kind: session_error_kind(error),
+                tool: None,
+                evidence: error.to_string(),
+                truth: None,
+                exchange,
+            },
+        )
+    }
+}
+
+/// The last `tools/call` of an exchange and its response.
+fn key_exchange(exchange: &[crate::client::Message]) -> Option<(String, String)> {
+    use crate::client::Direction;
+    let (at, request) =
+        exchange.iter().enumerate().rev().find(|(_, m)| {
+            m.direction == Direction::ToServer && m.text.contains("\"tools/call\"")
+        })?;
+    let id = serde_json::from_str::<Value>(&request.text)
+        .ok()?
+        .get("id")?
+        .clone();
+    let response = exchange[at..].iter().find(|m| {
+        m.direction == Direction::FromServer
+            && serde_json::from_str::<Value>(&m.text)
+                .is_ok_and(|v| v.get("id") == Some(&id) && v.get("method").is_none())
+    })?;
+    Some((request.text.clone(), response.text.clone()))
+}

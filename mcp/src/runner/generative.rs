@@ -1,0 +1,329 @@
+//! The generative phase: scenarios drawn from the judge's generator
+//! ([`Generator`]) until the budget is spent, mapped onto a fixed root
+//! layout (`{base}/project`, sometimes `{base}/data` too), every case
+//! called on every file tool that fits its operation.
+//!
+//! The drawing and its safety rules are in `draw`; one call and its
+//! observation in `call`.
+
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+use rootguard_proptests::gen::Generator;
+use rootguard_proptests::{Case, Op, Scenario};
+use rootguard_report::{probe, Probe};
+
+use super::call::{Call, Seen};
+use super::draw::{callable, draw, INSIDE_FILE};
+use super::server::Server;
+use super::shrink::stays_in_base;
+use super::{Finding, Mode, Outcome, Report, Runner};
+use crate::{HarnessError, Kind};
+
+/// Whether a finding's case was judged outside.
+fn outside(f: &Finding) -> bool {
+    f.scenario
+        .cases
+        .first()
+        .and_then(|c| c.expect)
+        .is_some_and(|e| e == rootguard_proptests::Expect::Outside)
+}
+
+/// What the phase did in one mode.
+#[derive(Debug, Default)]
+pub(super) struct Tally {
+    /// Scenarios drawn.
+    pub scenarios: usize,
+    /// Tool calls made.
+    pub calls: usize,
+    /// Escapes and failures seen, findings or not.
+    pub seen: usize,
+    /// Servers started.
+    pub starts: usize,
+}
+
+impl Runner<'_> {
+    /// Draws scenarios until `deadline` and calls each case on every file
+    /// tool; findings go into `report`, one per kind and tool.
+    pub(super) fn generative(
+        &mut self,
+        mode: Mode,
+        deadline: Instant,
+        report: &mut Report,
+    ) -> Result<Tally, HarnessError> {
+        let mut generator = Generator::new(self.options.seed);
+        let mut tally = Tally::default();
+        let mut kept: BTreeSet<(Kind, Option<String>)> = BTreeSet::new();
+        let mut first: Option<Kind> = None;
+        let fail_fast = self.options.fail_fast;
+        let interrupted = std::sync::Arc::clone(&self.options.interrupted);
+        let stop = |tally: &Tally| {
+            Instant::now() >= deadline
+                || interrupted.load(std::sync::atomic::Ordering::Relaxed)
+                || (fail_fast && tally.seen > 0)
+        };
+        let mut slot: Option<Server> = None;
+        let starts = self.starts;
+        while !stop(&tally) {
+            tally.scenarios += 1;
+            let drawn = draw(&mut generator, &self.token, tally.scenarios);
+            let found = self.generated(&mut slot, &drawn, mode, deadline, &mut tally)?;
+            for finding in found {
+                tally.seen += 1;
+                if kept.insert((finding.kind, finding.tool.clone())) {
+                    first.get_or_insert(finding.kind);
+                    report.findings.push(finding);
+                }
+                if self.options.fail_fast {
+                    break;
+                }
+            }
+        }
+        if let Some(server) = slot {
+            drop(server.stop());
+        }
+        tally.starts = self.starts - starts;
+        let outcome = Outcome {
+            name: "generative".into(),
+            mode,
+            finding: first,
+            skipped: None,
+        };
+        if let Some(progress) = &self.options.progress {
+            progress(&outcome);
+        }
+        report.outcomes.push(outcome);
+        report.notes.push(format!(
+            "{} mode, generative phase (seed {}): {} scenarios on {} server start(s), {} tool calls, {} escapes or failures seen, {} findings kept",
+            mode.as_str(),
+            self.options.seed,
+            tally.scenarios,
+            tally.starts,
+            tally.calls,
+            tally.seen,
+            kept.len()
+        ));
+        Ok(tally)
+    }
+
+    /// One generated scenario on the long-lived server in `slot`: every
+    /// callable case on every tool, reads first; the first escape or
+    /// failure ends it, and the server with it.
+    pub(super) fn generated(
+        &mut self,
+        slot: &mut Option<Server>,
+        drawn: &Scenario,
+        mode: Mode,
+        deadline: Instant,
+        tally: &mut Tally,
+    ) -> Result<Vec<Finding>, HarnessError> {
+        if let Err((kind, evidence, exchange, m)) = self.serve(slot, drawn, mode)? {
+            let f = self.start_failure(&drawn.name, mode, drawn, (kind, evidence, exchange, m));
+            return Ok(vec![f]);
+        }
+        let Some(server) = slot.as_mut() else {
+            return Ok(Vec::new());
+        };
+        let base_text = server.live.materialized.base_text().to_owned();
+        let roots = server.live.materialized.roots().to_vec();
+        let has_inside = drawn.tree.iter().any(|e| e.path() == INSIDE_FILE);
+        let mut calls: Vec<Call> = Vec::new();
+        for op in [Op::Read, Op::Write] {
+            for case in drawn.cases.iter().filter(|c| c.op == op) {
+                for c in Call::for_case(case, &server.tools, has_inside, self.writes) {
+                    if callable(&roots, &base_text, case, c.op()) {
+                        calls.push(c);
+                    }
+                }
+            }
+        }
+        let mut found = None;
+        for c in &calls {
+            if Instant::now() >= deadline || self.stopped() {
+                break;
+            }
+            let Some(tool) = server.tools.iter().find(|t| t.action == c.action) else {
+                continue;
+            };
+            tally.calls += 1;
+            let seen = self.call_and_observe(&mut server.live, tool, c);
+            if let Seen::Finding(kind, tool, evidence) = seen {
+                found = Some((kind, tool, evidence, c.clone()));
+                break;
+            }
+        }
+        let Some((kind, tool, evidence, c)) = found else {
+            return Ok(Vec::new());
+        };
+        let scenario = Scenario {
+            cases: vec![Case {
+                path: c.paths[c.hostile].clone(),
+                op: c.op(),
+                expect: None,
+            }],
+            note: Some(format!(
+                "{}; {} {}",
+                drawn.note.clone().unwrap_or_default(),
+                c.action.as_str(),
+                c.paths.join(" -> ")
+            )),
+            ..drawn.clone()
+        };
+        let name = format!("{}-{}", drawn.name, c.action.as_str());
+        let exchange = server.exchange();
+        let found = self.call_finding(
+            &server.live.materialized,
+            &name,
+            mode,
+            &scenario,
+            &c,
+            (kind, tool, evidence),
+            exchange,
+        );
+        // What the escape did to the server is unknown: the next scenario gets a fresh one.
+        if let Some(server) = slot.take() {
+            drop(server.stop());
+        }
+        if self.options.shrink && kind.is_escape() {
+            return Ok(vec![self.shrink_generated(found, &c, mode)?]);
+        }
+        Ok(vec![found])
+    }
+
+    /// `c` alone on `scenario`, served by `slot`: the finding it shows, if any.
+    pub(super) fn call_alone(
+        &mut self,
+        slot: &mut Option<Server>,
+        scenario: &Scenario,
+        c: &Call,
+        mode: Mode,
+    ) -> Result<Option<Finding>, HarnessError> {
+        if scenario.validate().is_err() {
+            return Ok(None);
+        }
+        if self.serve(slot, scenario, mode)?.is_err() {
+            return Ok(None);
+        }
+        let Some(server) = slot.as_mut() else {
+            return Ok(None);
+        };
+        let Some(tool) = server.tools.iter().find(|t| t.action == c.action).cloned() else {
+            return Ok(None);
+        };
+        let seen = self.call_and_observe(&mut server.live, &tool, c);
+        let Seen::Finding(kind, tool, evidence) = seen else {
+            return Ok(None);
+        };
+        let exchange = server.exchange();
+        let f = self.call_finding(
+            &server.live.materialized,
+            &scenario.name,
+            mode,
+            scenario,
+            c,
+            (kind, tool, evidence),
+            exchange,
+        );
+        if !kind.is_escape() {
+            if let Some(server) = slot.take() {
+                drop(server.stop());
+            }
+        }
+        Ok(Some(f))
+    }
+
+    /// Removes roots beyond the first, then tree entries one at a time
+    /// (never a root's own directory), while `c` shows the same kind of
+    /// escape; one server serves every try while the roots stay.
+    pub(super) fn shrink_generated(
+        &mut self,
+        found: Finding,
+        c: &Call,
+        mode: Mode,
+    ) -> Result<Finding, HarnessError> {
+        let kind = found.kind;
+        let mut best = found;
+        let name = best.attack.clone();
+        let mut slot = None;
+        let keeps = |f: &Option<Finding>| f.as_ref().is_some_and(|f| f.kind == kind);
+        if best.scenario.roots.len() > 1 {
+            let mut fewer = best.scenario.clone();
+            fewer.roots.truncate(1);
+            let seen = self.call_alone(&mut slot, &fewer, c, mode)?;
+            if keeps(&seen) {
+                best = seen.expect("kept");
+            }
+        }
+        let mut i = 0;
+        while i < best.scenario.tree.len() && !self.stopped() {
+            let path = best.scenario.tree[i].path().to_owned();
+            let is_root = best
+                .scenario
+                .roots
+                .iter()
+                .any(|r| r.strip_prefix("file://{base}/") == Some(path.as_str()));
+            if is_root {
+                i += 1;
+                continue;
+            }
+            let mut smaller = best.scenario.clone();
+            smaller.tree.remove(i);
+            let seen = self.call_alone(&mut slot, &smaller, c, mode)?;
+            if keeps(&seen) {
+                best = seen.expect("kept");
+            } else {
+                i += 1;
+            }
+        }
+        if let Some(server) = slot {
+            drop(server.stop());
+        }
+        best.attack = name.clone();
+        best.scenario.name = name;
+        best.shrunk = true;
+        self.identify_generated(best, c, mode)
+    }
+
+    /// Probes a minimal escape for the features it needs (the report
+    /// crate's engine): each variant's case is called as `c` was, on one
+    /// server while the roots stay; a variant counts only when its truth
+    /// is still outside and it stays in the base.
+    pub(super) fn identify_generated(
+        &mut self,
+        found: Finding,
+        c: &Call,
+        mode: Mode,
+    ) -> Result<Finding, HarnessError> {
+        let class = found.kind.class();
+        let mut slot = None;
+        let identity = probe(&found.scenario, class, &[], |variant: &Scenario| {
+            if self.stopped() {
+                return Ok(Probe::Inconclusive("interrupted".into()));
+            }
+            if !stays_in_base(variant) {
+                return Ok(Probe::Inconclusive(
+                    "it would reach outside the temp base".into(),
+                ));
+            }
+            let Some(case) = variant.cases.first() else {
+                return Ok(Probe::Inconclusive("no case".into()));
+            };
+            let mut call = c.clone();
+            call.paths[call.hostile] = case.path.clone();
+            Ok(match self.call_alone(&mut slot, variant, &call, mode)? {
+                Some(f) if f.kind.is_escape() && outside(&f) => Probe::Shows,
+                Some(f) if f.kind.is_escape() => {
+                    Probe::Inconclusive("its truth is not outside".into())
+                }
+                _ => Probe::Gone,
+            })
+        })?;
+        if let Some(server) = slot {
+            drop(server.stop());
+        }
+        Ok(Finding {
+            identity: Some(identity),
+            ..found
+        })
+    }
+}

@@ -1,0 +1,161 @@
+//! `rootguard mcp --replay FILE -- CMD`: a finding written by `--out`
+//! (its scenario file and, beside it, its `.exchange.jsonl`) run again on
+//! a fresh server: the tree laid, the server started with the roots and in
+//! the session mode of the recorded exchange, and the recorded hostile
+//! `tools/call` sent again with the new base in place of `{base}`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use rootguard_proptests::{Document, Scenario};
+use serde_json::Value;
+
+use super::call::{Call, Seen};
+use super::{prepared, Finding, Mode, Options, Runner};
+use crate::tools::{Action, Nesting, Tool};
+use crate::HarnessError;
+
+/// What a replay saw.
+#[derive(Debug)]
+pub enum Replayed {
+    /// The call still shows a finding (exit 1).
+    Still(Box<Finding>),
+    /// It no longer does (exit 0).
+    Gone,
+}
+
+/// The recorded hostile call: the last `tools/call` the client sent, and
+/// the session mode its `initialize` declared.
+fn recorded(exchange: &Path) -> Result<(String, Value, Mode), HarnessError> {
+    let text = fs::read_to_string(exchange).map_err(|e| {
+        HarnessError::Usage(format!(
+            "cannot read the exchange {} that --out writes beside the scenario file: {e}",
+            exchange.display()
+        ))
+    })?;
+    let sent: Vec<Value> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|m| m["direction"] == "client->server")
+        .map(|m| m["message"].clone())
+        .collect();
+    let mode = match sent.iter().find(|m| m["method"] == "initialize") {
+        Some(init) if init["params"]["capabilities"].get("roots").is_some() => Mode::Roots,
+        Some(_) => Mode::NoRoots,
+        None => Mode::Roots,
+    };
+    let call = sent
+        .iter()
+        .rev()
+        .find(|m| m["method"] == "tools/call")
+        .ok_or_else(|| {
+            HarnessError::Usage(format!(
+                "{} holds no tools/call to replay",
+                exchange.display()
+            ))
+        })?;
+    let name = call["params"]["name"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    Ok((name, call["params"]["arguments"].clone(), mode))
+}
+
+/// The exchange file beside a scenario file `x.json`: `x.exchange.jsonl`.
+fn exchange_beside(file: &Path) -> PathBuf {
+    let stem = file
+        .file_name()
+        .and_then(|n| n.to_str())
+        .map(|n| n.strip_suffix(".json").unwrap_or(n).to_owned())
+        .unwrap_or_default();
+    file.with_file_name(format!("{stem}.exchange.jsonl"))
+}
+
+/// The run token in the scenario's canaries (`CANARY-<token>`).
+fn token_of(scenario: &Scenario) -> Option<String> {
+    scenario.tree.iter().find_map(|e| match e {
+        rootguard_proptests::Entry::File {
+            content: Some(c), ..
+        } => c
+            .strip_prefix("CANARY-")
+            .map(|t| t.trim_end().to_owned())
+            .filter(|t| !t.is_empty()),
+        _ => None,
+    })
+}
+
+/// Replays the finding in `file` against `options.command`.
+///
+/// # Errors
+///
+/// [`HarnessError::Usage`] when the file or its exchange cannot be read or
+/// hold nothing to replay; the errors of [`run`](super::run) when the
+/// server cannot be started.
+pub fn replay(options: &Options, file: &Path) -> Result<Replayed, HarnessError> {
+    let text = fs::read_to_string(file)
+        .map_err(|e| HarnessError::Usage(format!("cannot read {}: {e}", file.display())))?;
+    let doc = Document::from_json(&text).map_err(|e| {
+        HarnessError::Usage(format!(
+            "{} is not a scenario file written by --out: {e}",
+            file.display()
+        ))
+    })?;
+    let scenario = doc
+        .scenarios
+        .into_iter()
+        .next()
+        .ok_or_else(|| HarnessError::Usage(format!("{} holds no scenario", file.display())))?;
+    let (tool_name, arguments, mode) = recorded(&exchange_beside(file))?;
+    let options = &prepared(options)?;
+    let mut runner = Runner::new(options)?;
+    if let Some(token) = token_of(&scenario) {
+        runner.token = token;
+    }
+    let mut live = match runner.start(&scenario, mode)? {
+        Ok(live) => live,
+        Err((kind, evidence, exchange, m)) => {
+            let f = runner.start_failure(
+                &scenario.name,
+                mode,
+                &scenario,
+                (kind, evidence, exchange, m),
+            );
+            return Ok(Replayed::Still(Box::new(f)));
+        }
+    };
+    let tool = runner
+        .tools(&mut live.session)
+        .ok()
+        .and_then(|tools| tools.into_iter().find(|t| t.name == tool_name))
+        .unwrap_or(Tool {
+            action: Action::Read,
+            name: tool_name,
+            nesting: Nesting::Top,
+        });
+    let action = tool.action;
+    let case = scenario.cases.first();
+    let c = Call {
+        action,
+        paths: case.map(|c| c.path.clone()).into_iter().collect(),
+        hostile: 0,
+    };
+    let base = live.materialized.base_text().to_owned();
+    let arguments: Value =
+        serde_json::from_str(&arguments.to_string().replace("{base}", &base)).unwrap_or(arguments);
+    let seen = runner.observe(&mut live, &tool, &c, arguments);
+    let Seen::Finding(kind, tool, evidence) = seen else {
+        drop(live.session.close());
+        return Ok(Replayed::Gone);
+    };
+    let exchange = live.session.close();
+    let f = runner.call_finding(
+        &live.materialized,
+        &scenario.name,
+        mode,
+        &scenario,
+        &c,
+        (kind, tool, evidence),
+        exchange,
+    );
+    Ok(Replayed::Still(Box::new(f)))
+}

@@ -1,0 +1,144 @@
+//! The generative phase alone (the fixed table skipped) against the
+//! project's own test servers: each flawed one is caught with the defect
+//! ID its bug has, and the sound ones show nothing. The sound servers get
+//! a 60 s budget each under `CI=true` and 15 s locally (run in parallel,
+//! so a local run stays short); the flawed ones stop at their first escape.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{python, test_servers};
+use rootguard_mcp::{report, run, Mode, Options, Report};
+
+fn generative(server: &str, budget: Duration, fail_fast: bool) -> Option<Report> {
+    let python = python()?;
+    let command = vec![
+        python,
+        test_servers().join(server).display().to_string(),
+        "{roots}".to_owned(),
+    ];
+    let mut options = Options::new(command);
+    options.timeout = Duration::from_secs(10);
+    options.modes = vec![Mode::Roots];
+    options.stale_roots = false;
+    options.table = false;
+    options.budget = budget;
+    options.seed = 1;
+    options.fail_fast = fail_fast;
+    // Without a sandbox too: these servers write where the path leads, and
+    // the phase calls only paths whose kernel target lies beneath the base.
+    options.allow_unsandboxed_writes = true;
+    Some(run(&options).expect("runs"))
+}
+
+fn caught(server: &str, id: &str) {
+    let Some(found) = generative(server, Duration::from_secs(30), true) else {
+        return;
+    };
+    let text = report::text(&found, false);
+    let ids: Vec<String> = report::defects(&found)
+        .iter()
+        .map(|d| d.id().to_owned())
+        .collect();
+    assert!(
+        ids.iter().any(|i| i == id),
+        "{server}: want {id}, got {ids:?}\n{text}"
+    );
+    // No table attack ran, and only the generative phase found anything;
+    // the default and roots/list probes run before any attack, and the
+    // sound handling of them by these servers finds nothing.
+    let probe =
+        |name: &str| name.starts_with("default-grant-") || name.starts_with("roots-answer-");
+    assert!(
+        found
+            .outcomes
+            .iter()
+            .all(|o| o.name == "baseline" || o.name == "generative" || probe(&o.name)),
+        "only the generative phase ran: {:?}",
+        found.outcomes
+    );
+    assert!(
+        found
+            .outcomes
+            .iter()
+            .filter(|o| o.finding.is_some())
+            .all(|o| o.name == "generative"),
+        "only the generative phase found: {:?}",
+        found.outcomes
+    );
+    let f = found
+        .findings
+        .iter()
+        .find(|f| f.kind.is_escape())
+        .expect("an escape");
+    assert!(
+        f.shrunk && f.identity.is_some(),
+        "{server}: shrunk and probed\n{text}"
+    );
+}
+
+#[test]
+fn a_text_prefix_compare_is_caught() {
+    caught("prefix_server.py", "RG-PREFIX-SIBLING");
+}
+
+#[test]
+fn a_lexical_only_check_is_caught() {
+    caught("lexical_server.py", "RG-LINK-FOLLOWED");
+}
+
+#[test]
+fn a_dangling_final_link_followed_on_write_is_caught() {
+    caught("dangling_write_server.py", "RG-DANGLING-WRITE");
+}
+
+#[test]
+fn trimmed_quotes_and_whitespace_are_caught() {
+    caught("trimming_server.py", "RG-TRIMMED-NAME");
+}
+
+#[test]
+fn a_case_folding_compare_is_caught() {
+    caught("casefold_server.py", "RG-CASE-FOLD");
+}
+
+#[test]
+fn nested_path_arguments_are_attacked_too() {
+    caught("nested_args_server.py", "RG-PREFIX-SIBLING");
+}
+
+#[test]
+fn sound_servers_show_nothing() {
+    let budget = Duration::from_secs(if rootguard_testsupport::under_ci() {
+        60
+    } else {
+        15
+    });
+    let servers = [
+        "refreshing_server.py",
+        "caching_server.py",
+        "pushy_server.py",
+        "mrtr_server.py",
+    ];
+    std::thread::scope(|scope| {
+        let runs: Vec<_> = servers
+            .iter()
+            .map(|server| scope.spawn(move || (server, generative(server, budget, false))))
+            .collect();
+        for run in runs {
+            let (server, found) = run.join().expect("joins");
+            let Some(found) = found else { continue };
+            assert!(
+                found.findings.is_empty(),
+                "{server}\n{}",
+                report::text(&found, false)
+            );
+            assert!(
+                found.notes.iter().any(|n| n.contains("generative phase")),
+                "{server}: {:?}",
+                found.notes
+            );
+        }
+    });
+}
