@@ -1,5 +1,5 @@
 // The checker protocol v1 loop shared by the npm adapters
-// (shared/spec/checker-protocol.md): one request per line on stdin, one
+// (docs/checker-protocol.md): one request per line on stdin, one
 // response per line on stdout, in order; exit 0 when stdin closes.
 //
 // Requests are answered one at a time, in order, even though the checks are

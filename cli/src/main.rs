@@ -2,8 +2,11 @@
 
 mod check;
 mod demo;
+mod init;
 mod mcp;
+mod merge;
 mod oracle;
+mod outputs;
 mod vet;
 
 use std::ffi::OsString;
@@ -49,10 +52,13 @@ enum Command {
         /// The scenario file.
         file: PathBuf,
     },
-    /// Find the escapes in a checker speaking checker protocol v1.
+    /// Find the defects of a checker speaking checker protocol v1, each
+    /// named by a stable ID with its minimal scenario.
     ///
-    /// Exit status: 0 no escape, hang, crash or protocol error (nor
-    /// overblock with --strict); 1 at least one; 2 usage or harness error.
+    /// Exit status: 0 no defect that fails (escapes, hangs, crashes,
+    /// protocol errors; overblocks with --strict), or with --baseline none
+    /// that is new; 1 such a defect; 2 usage or harness error; 130
+    /// interrupted.
     Vet(vet::VetArgs),
     /// Run a scenario file through a checker, judging answers against `expect`.
     ///
@@ -61,9 +67,22 @@ enum Command {
     /// Vet a live MCP server over stdio: speak roots, attack its file tools,
     /// observe escapes on disk.
     ///
-    /// Exit status: 0 nothing found, 1 an escape, hang, crash or protocol
-    /// error (or a root not honoured with --strict), 2 usage or harness error.
+    /// Exit status: 0 no defect that fails (escapes, hangs, crashes,
+    /// protocol errors; a root not honoured with --strict), or with
+    /// --baseline none that is new; 1 such a defect; 2 usage or harness
+    /// error; 130 interrupted.
     Mcp(mcp::McpArgs),
+    /// Write a checker skeleton (Python, Node or Rust) that calls a
+    /// placeholder check, and print the commands that vet it.
+    ///
+    /// Exit status: 0 written, 2 a file is there already (nothing is
+    /// overwritten) or cannot be written.
+    Init(init::InitArgs),
+    /// Join the JSON reports of `rootguard vet --shard I/N` runs into one,
+    /// each defect once.
+    ///
+    /// Exit status: 0 no input failed, 1 one did, 2 a file is not a report.
+    Merge(merge::MergeArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -90,5 +109,7 @@ fn main() -> ExitCode {
         Command::Replay(args) => vet::replay(args),
         Command::Mcp(args) => mcp::run_mcp(args),
         Command::Oracle { verify, file } => oracle::run(&file, verify),
+        Command::Init(args) => init::run(&args),
+        Command::Merge(args) => merge::run(&args),
     }
 }

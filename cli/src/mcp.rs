@@ -1,7 +1,6 @@
 //! `rootguard mcp`: vet a live MCP server over stdio, roots and all.
 
 use std::ffi::OsString;
-use std::fs;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -9,7 +8,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use rootguard_mcp::{report, run, HarnessError, Mode, Options, Sandbox};
+use rootguard_mcp::era::EraChoice;
+use rootguard_mcp::{replay, report, run, HarnessError, Mode, Options, Replayed, Sandbox, Shape};
+
+use crate::outputs::{self, ReportArgs};
 
 /// Options of `rootguard mcp`.
 #[derive(Args)]
@@ -20,6 +22,12 @@ pub struct McpArgs {
     /// Which session modes to run: with the roots capability, without it, or both.
     #[arg(long, value_enum, default_value_t = SessionArg::Both)]
     session: SessionArg,
+    /// The protocol era: probe with `server/discover` and fall back to `initialize` (auto), or one era only.
+    #[arg(long, value_enum, default_value_t = EraArg::Auto)]
+    era: EraArg,
+    /// Speak Streamable HTTP to URL (loopback only, e.g. `http://127.0.0.1:{port}/mcp`) instead of stdio; `{port}` in URL and CMD becomes a free port.
+    #[arg(long, value_name = "URL")]
+    http: Option<String>,
     /// The sandbox: the first of bubblewrap and `unshare --mount` that works here (auto), one of them, or none.
     #[arg(long, value_enum, default_value_t = SandboxArg::Auto)]
     sandbox: SandboxArg,
@@ -32,28 +40,62 @@ pub struct McpArgs {
     /// Skip the attacks (baseline and roots-that-change only).
     #[arg(long)]
     no_attacks: bool,
+    /// After the fixed table, draw scenarios from the generator for SECONDS (split between the session modes; 0: no generative phase).
+    #[arg(long, value_name = "SECONDS", default_value_t = 0)]
+    budget: u64,
+    /// The generator's seed: the same seed draws the same scenarios.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    seed: u64,
+    /// End the generative phase at its first escape or failure.
+    #[arg(long)]
+    fail_fast: bool,
+    /// Skip the fixed attack table (the generative phase alone, with --budget).
+    #[arg(long)]
+    no_table: bool,
+    /// Run the finding in FILE (a scenario file written by --out, its .exchange.jsonl beside it) again: exit 1 while it still escapes, 0 when it no longer does.
+    #[arg(long, value_name = "FILE")]
+    replay: Option<PathBuf>,
     /// Skip the roots-that-change check.
     #[arg(long)]
     no_roots_change: bool,
-    /// Keep escapes as found, unshrunk.
+    /// Keep escapes as found, unshrunk and unprobed.
     #[arg(long)]
     no_shrink: bool,
-    /// Write the report as JSON to FILE.
-    #[arg(long, value_name = "FILE")]
-    json: Option<PathBuf>,
-    /// Write the report as SARIF 2.1.0 to FILE.
-    #[arg(long, value_name = "FILE")]
-    sarif: Option<PathBuf>,
-    /// Write the report as JUnit XML to FILE.
-    #[arg(long, value_name = "FILE")]
-    junit: Option<PathBuf>,
+    /// Race each read and write tool: swap a directory and a file of its path for links to outside while calling it (time-of-check-to-time-of-use).
+    #[arg(long)]
+    race: bool,
+    /// Calls per race (one race per tool and swap).
+    #[arg(long, value_name = "N", requires = "race", default_value_t = rootguard_mcp::race::DEFAULT_TRIES, value_parser = clap::value_parser!(u64).range(1..))]
+    race_tries: u64,
+    #[command(flatten)]
+    outputs: ReportArgs,
     /// Write each finding as a scenario file and its JSON-RPC exchange into DIR.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// A root not honoured fails the run too.
     #[arg(long)]
     strict: bool,
-    /// The server command; an argument `{roots}` becomes the root directories.
+    /// A per-root template, its words repeated once per root with `{root}`
+    /// that root (`--each-root '--allow {root}'`), where an argument
+    /// `{each-root}` stands in the command, else appended.
+    #[arg(long, value_name = "TEMPLATE", allow_hyphen_values = true)]
+    each_root: Option<String>,
+    /// An environment variable of the server, its value a template
+    /// (`--env 'DIRS={roots:,}'`); repeatable.
+    #[arg(long = "env", value_name = "NAME=TEMPLATE")]
+    envs: Vec<String>,
+    /// A file written before each start, relative to the server's fresh
+    /// HOME or under `{home}/` or `{scratch}/`; TEMPLATE (or `@path`, a
+    /// file holding it) may use `{roots_json}`, `{roots:SEP}`, `{root1}`,
+    /// `{scratch}`, `{home}`; repeatable.
+    #[arg(long, value_name = "FILE=TEMPLATE")]
+    config: Vec<String>,
+    /// Where the temp bases are made: outside /tmp by default, which
+    /// servers grant by default more often than any other directory.
+    #[arg(long, value_name = "DIR", default_value = "/var/tmp")]
+    base_dir: PathBuf,
+    /// The server command; an argument `{roots}` becomes the root
+    /// directories (docs/mcp-launch.md lists every placeholder).
     #[arg(last = true, required = true, value_name = "CMD")]
     command: Vec<OsString>,
 }
@@ -63,6 +105,16 @@ enum SessionArg {
     Both,
     Roots,
     NoRoots,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum EraArg {
+    /// `server/discover` first; `initialize` when the server is not a 2026-07-28 one.
+    Auto,
+    /// 2025-11-25: `initialize`, a session, `roots/list` from the server.
+    Legacy,
+    /// 2026-07-28: `_meta` on every request, roots through `input_required`.
+    Modern,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -93,6 +145,10 @@ pub fn run_mcp(args: McpArgs) -> ExitCode {
 }
 
 fn vet_server(args: &McpArgs, interrupted: &Arc<AtomicBool>) -> Result<bool, HarnessError> {
+    let baseline = args
+        .outputs
+        .load_baseline()
+        .map_err(|e| HarnessError::Usage(e.to_string()))?;
     let command = args
         .command
         .iter()
@@ -103,6 +159,7 @@ fn vet_server(args: &McpArgs, interrupted: &Arc<AtomicBool>) -> Result<bool, Har
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut options = Options::new(command);
+    options.launch = shape(args)?;
     options.timeout = Duration::from_millis(args.timeout_ms);
     options.modes = match args.session {
         SessionArg::Both => vec![Mode::Roots, Mode::NoRoots],
@@ -115,11 +172,23 @@ fn vet_server(args: &McpArgs, interrupted: &Arc<AtomicBool>) -> Result<bool, Har
         SandboxArg::Unshare => Some(Sandbox::Unshare),
         SandboxArg::None => Some(Sandbox::None),
     };
+    options.era = match args.era {
+        EraArg::Auto => EraChoice::Auto,
+        EraArg::Legacy => EraChoice::Legacy,
+        EraArg::Modern => EraChoice::Modern,
+    };
+    options.http = args.http.clone();
     options.allow_unsandboxed_writes = args.allow_unsandboxed_writes;
     options.filter = args.only.clone();
     options.attacks = !args.no_attacks;
+    options.table = !args.no_table;
+    options.budget = Duration::from_secs(args.budget);
+    options.seed = args.seed;
+    options.fail_fast = args.fail_fast;
     options.stale_roots = !args.no_roots_change;
     options.shrink = !args.no_shrink;
+    options.race = args.race;
+    options.race_tries = args.race_tries;
     options.interrupted = Arc::clone(interrupted);
     // Each check as it ends, on stderr, so a minute-long run is not silent.
     options.progress = Some(Arc::new(|o: &rootguard_mcp::Outcome| {
@@ -130,34 +199,105 @@ fn vet_server(args: &McpArgs, interrupted: &Arc<AtomicBool>) -> Result<bool, Har
         };
         eprintln!("rootguard mcp: [{}] {} {status}", o.mode.as_str(), o.name);
     }));
+    use_base_dir(&args.base_dir)?;
+    if let Some(file) = &args.replay {
+        return replay_finding(&options, file);
+    }
     let report = run(&options)?;
-    print!("{}", report::text(&report, args.strict));
-    let write = |path: &PathBuf, text: String| {
-        fs::write(path, text)
-            .map_err(|e| HarnessError::Io(format!("cannot write {}: {e}", path.display())))
-    };
-    if let Some(path) = &args.json {
-        write(path, report::json(&report, args.strict))?;
-    }
-    if let Some(path) = &args.sarif {
-        write(path, report::sarif(&report, args.strict))?;
-    }
-    if let Some(path) = &args.junit {
-        write(path, report::junit(&report, args.strict))?;
-    }
+    let shared = report::model(&report, args.strict);
+    print!("{}", rootguard_report::text(&shared));
+    args.outputs.write(&shared).map_err(HarnessError::Io)?;
     if let Some(dir) = &args.out {
         let written = report::write_findings(&report, dir)?;
         if !written.is_empty() {
             println!("{} files written to {}", written.len(), dir.display());
         }
     }
-    Ok(report.failed(args.strict))
+    let (failed, comparison) = outputs::verdict(&shared, baseline.as_ref());
+    if let Some(text) = comparison {
+        println!("\n{text}");
+    }
+    Ok(failed)
+}
+
+/// The launch shape the flags give, every template checked against the command.
+fn shape(args: &McpArgs) -> Result<Shape, HarnessError> {
+    let usage = |e: rootguard_mcp::shape::ShapeError| HarnessError::Usage(e.to_string());
+    let shape = Shape {
+        each_root: args.each_root.as_deref().map(Shape::each_root),
+        env: args
+            .envs
+            .iter()
+            .map(|s| Shape::parse_env(s))
+            .collect::<Result<_, _>>()
+            .map_err(usage)?,
+        config: args
+            .config
+            .iter()
+            .map(|s| Shape::parse_config(s))
+            .collect::<Result<_, _>>()
+            .map_err(usage)?,
+    };
+    let command: Vec<String> = args
+        .command
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    shape.check(&command).map_err(usage)?;
+    Ok(shape)
+}
+
+/// Makes the judge put its temp bases in `dir` (through TMPDIR, which it
+/// reads; the server's own TMPDIR is set per start). Called before the
+/// run starts any thread.
+fn use_base_dir(dir: &std::path::Path) -> Result<(), HarnessError> {
+    if !dir.is_dir() {
+        return Err(HarnessError::Usage(format!(
+            "--base-dir {} is not a directory; give an existing one outside the roots a server grants by default",
+            dir.display()
+        )));
+    }
+    std::env::set_var("TMPDIR", dir);
+    Ok(())
+}
+
+/// Replays one finding; true while it still shows.
+fn replay_finding(options: &Options, file: &std::path::Path) -> Result<bool, HarnessError> {
+    match replay(options, file)? {
+        Replayed::Still(f) => {
+            println!(
+                "still fails: {} ({} mode{}): {}",
+                f.kind,
+                f.mode.as_str(),
+                f.tool
+                    .as_ref()
+                    .map(|t| format!(", {t}"))
+                    .unwrap_or_default(),
+                f.evidence
+            );
+            if let Some((request, response)) = &f.key {
+                println!(
+                    "  sent:   {request}\n  answer: {}",
+                    rootguard_mcp::client::tail(response, 400)
+                );
+            }
+            Ok(true)
+        }
+        Replayed::Gone => {
+            println!(
+                "no longer fails: {} shows nothing on this server",
+                file.display()
+            );
+            Ok(false)
+        }
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use clap::Parser;
+    use std::fs;
 
     #[derive(Parser)]
     struct Cli {
@@ -174,13 +314,7 @@ mod tests {
     }
 
     fn python() -> Option<String> {
-        let out = std::process::Command::new("python3")
-            .args(["-c", "import sys; print(sys.executable)"])
-            .output()
-            .ok()?;
-        out.status
-            .success()
-            .then(|| String::from_utf8_lossy(&out.stdout).trim().to_owned())
+        rootguard_testsupport::Tool::Python3.need("the project's MCP test servers")
     }
 
     fn server(name: &str) -> String {
@@ -203,10 +337,7 @@ mod tests {
 
     #[test]
     fn a_caching_server_fails_and_every_report_is_written() {
-        let Some(python) = python() else {
-            eprintln!("skipped: python3 is not available");
-            return;
-        };
+        let Some(python) = python() else { return };
         let dir = tempfile::tempdir().expect("temp dir");
         let file = |name: &str| dir.path().join(name).display().to_string();
         let (json, sarif, junit, out) = (
@@ -252,11 +383,83 @@ mod tests {
     }
 
     #[test]
-    fn a_refreshing_server_passes() {
-        let Some(python) = python() else {
-            eprintln!("skipped: python3 is not available");
-            return;
+    fn a_check_then_open_server_is_caught_racing_with_its_defect_id() {
+        let Some(python) = python() else { return };
+        let dir = tempfile::tempdir().expect("temp dir");
+        let sarif = dir.path().join("r.sarif").display().to_string();
+        let server = server("check_then_open_server.py");
+        let line = [
+            "--race",
+            "--race-tries",
+            "1000",
+            "--no-attacks",
+            "--no-roots-change",
+            "--session",
+            "roots",
+            "--sarif",
+            &sarif,
+            "--",
+            &python,
+            &server,
+            "{roots}",
+        ];
+        assert!(vet_server(&args(&line), &flag()).expect("runs"));
+        let sarif = fs::read_to_string(&sarif).expect("sarif");
+        assert!(sarif.contains("RG-TOCTOU"), "{sarif}");
+    }
+
+    #[test]
+    fn a_generated_escape_is_written_and_replays_until_fixed() {
+        let Some(python) = python() else { return };
+        let dir = tempfile::tempdir().expect("temp dir");
+        let out = dir.path().join("findings").display().to_string();
+        let flawed = server("trimming_server.py");
+        let line = [
+            "--no-table",
+            "--no-roots-change",
+            "--session",
+            "roots",
+            "--budget",
+            "30",
+            "--seed",
+            "1",
+            "--fail-fast",
+            "--allow-unsandboxed-writes",
+            "--out",
+            &out,
+            "--",
+            &python,
+            &flawed,
+            "{roots}",
+        ];
+        assert!(vet_server(&args(&line), &flag()).expect("runs"));
+        let file = fs::read_dir(&out)
+            .expect("findings")
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|e| e == "json"))
+            .expect("a scenario file")
+            .display()
+            .to_string();
+        let replay = |server_file: &str| {
+            let line = ["--replay", &file, "--", &python, server_file, "{roots}"];
+            vet_server(&args(&line), &flag())
         };
+        assert!(replay(&flawed).expect("replays"), "still escapes");
+        assert!(
+            !replay(&server("refreshing_server.py")).expect("replays"),
+            "a sound server shows nothing"
+        );
+        let missing = ["--replay", "/nonexistent/x.json", "--", &python, &flawed];
+        assert!(matches!(
+            vet_server(&args(&missing), &flag()),
+            Err(HarnessError::Usage(_))
+        ));
+    }
+
+    #[test]
+    fn a_refreshing_server_passes() {
+        let Some(python) = python() else { return };
         let server = server("refreshing_server.py");
         let line = [
             "--only",
@@ -267,5 +470,38 @@ mod tests {
             "{roots}",
         ];
         assert!(!vet_server(&args(&line), &flag()).expect("runs"));
+    }
+
+    #[test]
+    fn launch_flags_start_a_config_file_server_and_a_repeated_flag_server() {
+        let Some(python) = python() else { return };
+        // One sibling attack in no-roots mode: the roots come from the launch alone.
+        let passes = |launch: &[&str], server: &str| {
+            let mut line = vec!["--session", "no-roots", "--no-roots-change"];
+            line.extend(["--only", "sibling-prefix-read"]);
+            line.extend(launch);
+            line.extend(["--", &python, server]);
+            !vet_server(&args(&line), &flag()).expect("runs")
+        };
+        let config = ".rootguard-test/config.json={\"allowedDirectories\": {roots_json}}";
+        assert!(passes(&["--config", config], &server("config_server.py")));
+        assert!(passes(
+            &["--each-root", "--allow {root}"],
+            &server("flag_server.py")
+        ));
+    }
+
+    #[test]
+    fn a_bad_launch_template_is_a_usage_error_naming_it() {
+        for line in [
+            &["--env", "DIRS={roots;x}{nope}", "--", "srv"][..],
+            &["--config", "/etc/x={roots_json}", "--", "srv"][..],
+            &["--", "srv", "{each-root}"][..],
+        ] {
+            let e = vet_server(&args(line), &flag()).expect_err("usage");
+            assert!(matches!(e, HarnessError::Usage(_)), "{line:?}: {e}");
+        }
+        let e = vet_server(&args(&["--env", "D={nope}", "--", "srv"]), &flag()).expect_err("usage");
+        assert!(e.to_string().contains("{nope}"), "{e}");
     }
 }

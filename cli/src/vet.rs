@@ -12,7 +12,11 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use rootguard_vet::{corpus, report, HarnessError, Options, ProcessChecker, Progress, Report};
+use rootguard_vet::{
+    corpus, report, HarnessError, Options, ProcessChecker, Progress, Report, Shard,
+};
+
+use crate::outputs::{self, ReportArgs};
 
 /// `println!` that ignores a closed stdout (`rootguard vet | head`).
 macro_rules! say {
@@ -33,13 +37,13 @@ macro_rules! say_raw {
 /// Options of `rootguard vet`.
 #[derive(Args)]
 pub struct VetArgs {
-    /// Seconds to spend on random scenarios after the corpus.
+    /// Seconds from the start until no more random scenarios begin (the corpus and the covering array are asked whole first).
     #[arg(long, value_name = "SECONDS", default_value_t = 60)]
     budget: u64,
     /// Seed of the random scenarios (printed at start; the same seed gives the same run).
     #[arg(long)]
     seed: Option<u64>,
-    /// Stop after this many queries, corpus included.
+    /// Stop the search after this many queries, corpus included (triage comes on top).
     #[arg(long, value_name = "N")]
     cases: Option<u64>,
     /// Milliseconds to wait for each response before calling it a hang.
@@ -51,24 +55,26 @@ pub struct VetArgs {
     /// Skip the bundled conformance corpus (random scenarios and --corpus only).
     #[arg(long)]
     no_bundled_corpus: bool,
-    /// Stop after the first escape, once shrunk.
+    /// Stop the search at the first escape (it is still shrunk and probed).
     #[arg(long)]
     fail_fast: bool,
-    /// Write the report as JSON to FILE.
-    #[arg(long, value_name = "FILE")]
-    json: Option<PathBuf>,
-    /// Write the report as SARIF 2.1.0 to FILE.
-    #[arg(long, value_name = "FILE")]
-    sarif: Option<PathBuf>,
-    /// Write the report as JUnit XML to FILE.
-    #[arg(long, value_name = "FILE")]
-    junit: Option<PathBuf>,
-    /// Write each minimal scenario as a scenario file into DIR.
+    #[command(flatten)]
+    outputs: ReportArgs,
+    /// Write each defect's minimal scenario as a scenario file into DIR (vet-ID.json).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Overblocks fail the run too.
     #[arg(long)]
     strict: bool,
+    /// Print how many queries and findings each strategy and each feature of the covering array got.
+    #[arg(long)]
+    stats: bool,
+    /// Checker processes to run at once, each asking its own scenarios [default: the number of cores].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+    /// Ask only part I of N of the seed's scenarios, on machine I of N (0/2 and 1/2); `rootguard merge` joins their --json reports.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<Shard>,
     /// The checker command and its arguments.
     #[arg(last = true, required = true, value_name = "CMD")]
     command: Vec<OsString>,
@@ -129,15 +135,32 @@ pub fn run(args: VetArgs) -> ExitCode {
             .unwrap_or(1)
     });
     say!("rootguard vet: seed {seed} (rerun with --seed {seed})");
+    let baseline = match args.outputs.load_baseline() {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("rootguard: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let extra = match corpus::load(&args.corpus) {
         Ok(extra) => extra,
         Err(e) => return harness_error(&e),
     };
-    let mut checker =
+    let jobs = args.jobs.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
+    let mut checkers = Vec::with_capacity(jobs);
+    for _ in 0..jobs {
         match ProcessChecker::start(args.command.clone(), Duration::from_millis(args.timeout_ms)) {
-            Ok(c) => c,
+            Ok(c) => checkers.push(c),
             Err(e) => return harness_error(&e),
-        };
+        }
+    }
+    let shard = args.shard.unwrap_or_default();
+    if shard != Shard::WHOLE || jobs > 1 {
+        say!("rootguard vet: shard {shard}, {jobs} jobs");
+    }
     let budget = Duration::from_secs(args.budget);
     let bar = std::io::stdout().is_terminal().then(|| {
         let bar = ProgressBar::new(budget.as_millis() as u64);
@@ -177,27 +200,26 @@ pub fn run(args: VetArgs) -> ExitCode {
         strict: args.strict,
         corpus: extra,
         bundled_corpus: !args.no_bundled_corpus,
+        shard,
         interrupted: Arc::clone(&interrupted),
         progress: Some(progress),
         ..Options::default()
     };
-    let result = rootguard_vet::vet(&mut checker, &options);
+    let result = rootguard_vet::vet_jobs(&mut checkers, &options);
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }
-    drop(checker);
-    let report = match result {
+    drop(checkers);
+    let mut report = match result {
         Ok(r) => r,
         Err(e) => return harness_error(&e),
     };
-    finish(
-        &report,
-        args.strict,
-        args.json.as_deref(),
-        args.sarif.as_deref(),
-        args.junit.as_deref(),
-        args.out.as_deref(),
-    )
+    report.command = args
+        .command
+        .iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
+    finish(&report, &args, baseline.as_ref())
 }
 
 /// Runs `rootguard replay`.
@@ -243,36 +265,23 @@ fn write_file(path: &Path, text: &str) -> Result<(), HarnessError> {
 
 fn finish(
     report: &Report,
-    strict: bool,
-    json: Option<&Path>,
-    sarif: Option<&Path>,
-    junit: Option<&Path>,
-    out: Option<&Path>,
+    args: &VetArgs,
+    baseline: Option<&rootguard_report::Baseline>,
 ) -> ExitCode {
-    say_raw!("{}", report::text(report, strict));
-    let mut written = Vec::new();
-    if let Some(path) = json {
-        written.push(write_file(path, &report::json(report, strict)));
+    let shared = report::model(report, args.strict);
+    say_raw!("{}", rootguard_report::text(&shared));
+    if args.stats {
+        say_raw!("\n{}", report.stats.table());
     }
-    if let Some(path) = sarif {
-        written.push(write_file(path, &report::sarif(report, strict)));
-    }
-    if let Some(path) = junit {
-        written.push(write_file(path, &report::junit(report, strict)));
-    }
-    // Named per class: vet-path-escape-1, vet-path-escape-2, vet-overblock-1, ...
-    let mut numbers = std::collections::BTreeMap::new();
-    let minimal: Vec<_> = report
-        .findings
+    let mut written = vec![args.outputs.write(&shared).map_err(HarnessError::Io)];
+    // Named by defect: vet-RG-PREFIX-SIBLING.json, ...
+    let minimal: Vec<_> = shared
+        .defects
         .iter()
-        .filter(|f| f.shrunk)
-        .map(|f| {
-            let n = numbers.entry(f.class).or_insert(0);
-            *n += 1;
-            (format!("vet-{}-{n}", f.class), f)
-        })
+        .filter(|d| d.example.minimal)
+        .map(|d| (format!("vet-{}", d.id()), d))
         .collect();
-    match out {
+    match &args.out {
         Some(dir) => {
             if let Err(e) = fs::create_dir_all(dir) {
                 written.push(Err(HarnessError::Io(format!(
@@ -280,22 +289,32 @@ fn finish(
                     dir.display()
                 ))));
             }
-            for (name, f) in &minimal {
-                let doc = report::scenario_document(f, name);
+            for (name, d) in &minimal {
+                let doc = report::defect_document(d, name);
                 let path = dir.join(format!("{name}.json"));
                 written.push(write_file(&path, &doc.to_json()));
                 say!("minimal scenario: {}", path.display());
             }
         }
         None => {
-            for (name, f) in &minimal {
+            for (name, d) in &minimal {
                 say!("\nminimal scenario {name} (save it and run `rootguard replay FILE -- CMD`):");
-                say!("{}", report::scenario_document(f, name).to_json());
+                say!("{}", report::defect_document(d, name).to_json());
             }
         }
     }
     if let Some(Err(e)) = written.into_iter().find(Result::is_err) {
         return harness_error(&e);
     }
-    exit_code(report, strict)
+    let (failed, comparison) = outputs::verdict(&shared, baseline);
+    if let Some(text) = comparison {
+        say!("\n{text}");
+    }
+    if report.interrupted {
+        ExitCode::from(130)
+    } else if failed {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
 }

@@ -7,18 +7,14 @@ use std::process::{Command, Stdio};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use rootguard_testsupport::Tool;
+
 const ROOTGUARD: &str = env!("CARGO_BIN_EXE_rootguard");
 
-fn python() -> bool {
-    let ok = Command::new("python3")
-        .arg("-c")
-        .arg("pass")
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        eprintln!("skipped: python3 is not available for the fake checkers");
-    }
-    ok
+/// The python3 that runs the fake checkers, or `None` after a skip
+/// message (a failure under `CI=true`).
+fn python() -> Option<String> {
+    Tool::Python3.need("the fake checkers")
 }
 
 /// A checker answering every request with `allowed`.
@@ -44,9 +40,7 @@ fn rootguard_dirs(dir: &Path) -> Vec<String> {
 
 #[test]
 fn exit_codes_and_replay_of_a_minimal_scenario() {
-    if !python() {
-        return;
-    }
+    let Some(python) = python() else { return };
     let dir = tempfile::tempdir().unwrap();
     let tmp = dir.path().join("tmp");
     fs::create_dir(&tmp).unwrap();
@@ -57,7 +51,7 @@ fn exit_codes_and_replay_of_a_minimal_scenario() {
             .env("TMPDIR", &tmp)
             .args(["vet", "--budget", "1", "--seed", "3"])
             .args(extra)
-            .args(["--", "python3", checker])
+            .args(["--", &python, checker])
             .output()
             .unwrap()
     };
@@ -112,7 +106,7 @@ fn exit_codes_and_replay_of_a_minimal_scenario() {
             .env("TMPDIR", &tmp)
             .arg("replay")
             .arg(&minimal)
-            .args(["--", "python3", checker])
+            .args(["--", &python, checker])
             .output()
             .unwrap()
     };
@@ -155,16 +149,14 @@ fn sigint_mid_run_removes_every_temp_dir() {
 }
 
 fn signal_mid_run_removes_every_temp_dir(signal: &str) {
-    if !python() {
-        return;
-    }
+    let Some(python) = python() else { return };
     let dir = tempfile::tempdir().unwrap();
     let tmp = dir.path().join("tmp");
     fs::create_dir(&tmp).unwrap();
     let deny = constant_checker(dir.path(), false);
     let mut child = Command::new(ROOTGUARD)
         .env("TMPDIR", &tmp)
-        .args(["vet", "--budget", "120", "--", "python3", &deny])
+        .args(["vet", "--budget", "120", "--", &python, &deny])
         .stdout(Stdio::null())
         .spawn()
         .unwrap();
