@@ -82,21 +82,21 @@ impl Swap {
     fn tree(self) -> Vec<Entry> {
         let link = match self {
             Swap::Parent => Entry::Symlink {
-                path: format!("{ROOT}/{SWAP_LINK}"),
-                target: format!("{{base}}/{OUTSIDE}"),
+                path: format!("{ROOT}/{SWAP_LINK}").into(),
+                target: format!("{{base}}/{OUTSIDE}").into(),
             },
             Swap::Final => Entry::Symlink {
-                path: format!("{ROOT}/sub/{SWAP_LINK}"),
-                target: format!("{{base}}/{OUTSIDE}/{TARGET}"),
+                path: format!("{ROOT}/sub/{SWAP_LINK}").into(),
+                target: format!("{{base}}/{OUTSIDE}/{TARGET}").into(),
             },
         };
         vec![
             Entry::File {
-                path: format!("{ROOT}/sub/{TARGET}"),
+                path: format!("{ROOT}/sub/{TARGET}").into(),
                 content: Some("innocent\n".into()),
             },
             Entry::File {
-                path: format!("{OUTSIDE}/{TARGET}"),
+                path: format!("{OUTSIDE}/{TARGET}").into(),
                 content: Some(format!("CANARY-{TOKEN}\n")),
             },
             link,
@@ -227,7 +227,7 @@ impl Runner<'_> {
         let mut race = Race::new(action, swap, mode);
         let op = if action.writes() { Op::Write } else { Op::Read };
         let case = Case {
-            path: format!("{{base}}/{ROOT}/sub/{TARGET}"),
+            path: format!("{{base}}/{ROOT}/sub/{TARGET}").into(),
             op,
             expect: None,
         };

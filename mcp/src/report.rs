@@ -109,7 +109,7 @@ fn default_grants(report: &Report) -> Vec<(crate::Mode, String)> {
         .iter()
         .filter(|f| f.attack.starts_with(DEFAULT_GRANT))
         .filter_map(|f| {
-            let path = &f.scenario.cases.first()?.path;
+            let path = f.scenario.cases.first()?.path.to_string_lossy();
             let dir = if f.attack.ends_with("beside") {
                 "{base}/".to_owned()
             } else {
@@ -124,7 +124,7 @@ fn default_grants(report: &Report) -> Vec<(crate::Mode, String)> {
 /// folded into RG-DEFAULT-GRANT instead of named on its own).
 fn explained(f: &Finding, grants: &[(crate::Mode, String)]) -> bool {
     let probe = f.attack.starts_with(DEFAULT_GRANT) || f.attack.starts_with(ROOTS_ANSWER);
-    let target = f.scenario.cases.first().map(|c| c.path.as_str());
+    let target = f.scenario.cases.first().map(|c| c.path.to_string_lossy());
     !probe
         && f.kind.is_escape()
         && target.is_some_and(|t| {

@@ -53,7 +53,8 @@ fn trailing_quote_or_whitespace_escape_of_2026_8_31_is_found_and_shrunk() {
     assert!(f.shrunk, "{f:?}");
     assert!(f.scenario.tree.len() <= 3, "{:?}", f.scenario.tree);
     let case = &f.scenario.cases[0];
-    let last = case.path.rsplit('/').next().unwrap_or_default();
+    let path = case.path.to_string_lossy();
+    let last = path.rsplit('/').next().unwrap_or_default();
     assert!(
         last.starts_with("project") && last.trim_end_matches(['"', '\'']).trim() == "project",
         "the final component is the root's name plus quotes or whitespace: {:?}",

@@ -27,7 +27,7 @@
 
 use std::path::PathBuf;
 
-use crate::{substitute_base, Entry, Judgement, Op, Scenario, Truth};
+use crate::{Entry, Judgement, Op, PathBytes, Scenario, Truth};
 
 /// Core's operation for a scenario's.
 pub fn core_op(op: Op) -> rootguard::Op {
@@ -82,11 +82,13 @@ pub fn mem_fs(scenario: &Scenario, base: &str) -> rootguard::fs::MemFs {
     let mut fs = rootguard::fs::MemFs::new();
     fs.add_dir(base);
     for entry in &scenario.tree {
-        let path = format!("{base}/{}", entry.path());
+        let path = PathBytes::from(base).join(b"/").join(entry.path());
         match entry {
             Entry::Dir { .. } => fs.add_dir(&path),
             Entry::File { .. } => fs.add_file(&path),
-            Entry::Symlink { target, .. } => fs.add_symlink(&path, substitute_base(target, base)),
+            Entry::Symlink { target, .. } => {
+                fs.add_symlink(&path, target.replace(crate::BASE_PLACEHOLDER, base))
+            }
         };
     }
     fs

@@ -208,24 +208,17 @@ impl LexicalInput {
 }
 
 fn lexical_reproducer(roots: &[String], path: &[u8]) -> String {
-    match std::str::from_utf8(path) {
-        Ok(text) => reproducer(&Scenario {
-            name: "lexical".to_owned(),
-            note: None,
-            tree: Vec::new(),
-            roots: roots.to_vec(),
-            cases: vec![Case {
-                path: text.to_owned(),
-                op: Op::Read,
-                expect: None,
-            }],
-        }),
-        Err(_) => format!(
-            "{{\"roots\": {}, \"path_escaped\": {:?}}}",
-            serde_json::to_string(roots).unwrap_or_default(),
-            path.escape_ascii().to_string()
-        ),
-    }
+    reproducer(&Scenario {
+        name: "lexical".to_owned(),
+        note: None,
+        tree: Vec::new(),
+        roots: roots.to_vec(),
+        cases: vec![Case {
+            path: path.into(),
+            op: Op::Read,
+            expect: None,
+        }],
+    })
 }
 
 impl fmt::Debug for LexicalInput {

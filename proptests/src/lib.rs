@@ -88,6 +88,6 @@ pub use materialize::{
     clean_temp_parent, is_clean_path, remove_tree, MaterializeError, Materialized,
 };
 pub use scenario::{
-    substitute_base, validate_tree, Case, CaseError, Document, Entry, EntryError, Expect, Op,
-    Scenario, ScenarioError, BASE_PLACEHOLDER, FORMAT_VERSION,
+    from_wtf8, substitute_base, validate_tree, write_json_string, Case, CaseError, Document, Entry,
+    EntryError, Expect, Op, PathBytes, Scenario, ScenarioError, BASE_PLACEHOLDER, FORMAT_VERSION,
 };

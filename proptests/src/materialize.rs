@@ -1,13 +1,14 @@
 //! A scenario's tree made real in a fresh temp dir, safely
 //! (scenario-format.md, "Materializing safely").
 
+use std::ffi::OsStr;
 use std::fmt;
 use std::fs;
 use std::io::{self, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use crate::{Case, Entry, Scenario, ScenarioError};
+use crate::{Case, Entry, PathBytes, Scenario, ScenarioError};
 
 /// A scenario's tree created beneath a fresh base directory, removed again
 /// (without following any link) when this value is dropped.
@@ -330,7 +331,7 @@ impl Materialized {
         for entry in tree {
             if let Entry::Symlink { path, target } = entry {
                 let full = made.ensure_parent(path)?;
-                std::os::unix::fs::symlink(target, &full)
+                std::os::unix::fs::symlink(target.to_path(), &full)
                     .map_err(io_error("create the symlink", &full))?;
             }
         }
@@ -383,11 +384,11 @@ impl Materialized {
 
     /// Creates every directory of `rel` (relative to the base), checking
     /// each existing one is a plain directory; returns the full path.
-    fn ensure_dirs(&self, rel: &str) -> Result<PathBuf, MaterializeError> {
+    fn ensure_dirs(&self, rel: &PathBytes) -> Result<PathBuf, MaterializeError> {
         let mut current = self.base.clone();
         check_plain_dir(&current)?;
-        for name in rel.split('/') {
-            current.push(name);
+        for name in rel.segments() {
+            current.push(OsStr::from_bytes(name));
             match fs::symlink_metadata(&current) {
                 Ok(meta) if meta.file_type().is_symlink() => {
                     return Err(MaterializeError::SymlinkInTheWay { path: current })
@@ -405,15 +406,15 @@ impl Materialized {
     }
 
     /// Creates the parent directories of `rel`; returns its full path.
-    fn ensure_parent(&self, rel: &str) -> Result<PathBuf, MaterializeError> {
-        match rel.rsplit_once('/') {
-            Some((parent, _)) => self.ensure_dirs(parent)?,
+    fn ensure_parent(&self, rel: &PathBytes) -> Result<PathBuf, MaterializeError> {
+        match rel.as_bytes().iter().rposition(|&b| b == b'/') {
+            Some(slash) => self.ensure_dirs(&rel.as_bytes()[..slash].into())?,
             None => {
                 check_plain_dir(&self.base)?;
                 self.base.clone()
             }
         };
-        Ok(self.base.join(rel))
+        Ok(self.base.join(rel.to_path()))
     }
 }
 
@@ -574,11 +575,11 @@ mod tests {
                 Entry::Dir { path: "p/d".into() },
                 Entry::Symlink {
                     path: "p/out".into(),
-                    target: target.clone(),
+                    target: target.clone().into(),
                 },
                 Entry::Symlink {
                     path: "l".into(),
-                    target,
+                    target: target.into(),
                 },
             ],
             "p",

@@ -6,7 +6,7 @@
 use proptest::prelude::*;
 
 use crate::gen::{entry_name, NameSpec, ScenarioSpec, TreeSpec, Variant};
-use crate::{Entry, Scenario};
+use crate::{Entry, PathBytes, Scenario};
 
 pub use crate::gen::{file_uri, root_uri, HOSTILE_ALPHABET, NAMES, ROOT_SUFFIXES};
 
@@ -22,17 +22,17 @@ pub use crate::gen::{file_uri, root_uri, HOSTILE_ALPHABET, NAMES, ROOT_SUFFIXES}
 ///
 /// let mut runner = TestRunner::deterministic();
 /// let n = name().new_tree(&mut runner).unwrap().current();
-/// assert!(!n.is_empty() && !n.contains('/') && n.len() <= 255);
+/// assert!(!n.is_empty() && !n.contains("/") && n.len() <= 255);
 /// ```
-pub fn name() -> impl Strategy<Value = String> {
-    NameSpec::strategy().prop_map(|spec| spec.render_entry_name())
+pub fn name() -> impl Strategy<Value = PathBytes> {
+    NameSpec::strategy().prop_map(|spec| spec.render_entry_name().into())
 }
 
 /// Hostile siblings of `name`, valid in a tree: the same text with a
 /// suffix or prefix from [`HOSTILE_ALPHABET`], in another case, fullwidth,
 /// with homoglyphs, with an NFC or NFD accent, or padded long.
-pub fn sibling_of(name: String) -> impl Strategy<Value = String> {
-    Variant::strategy().prop_map(move |v| entry_name(v.apply(&name)))
+pub fn sibling_of(name: PathBytes) -> impl Strategy<Value = PathBytes> {
+    Variant::strategy().prop_map(move |v| entry_name(v.apply(name.as_bytes())).into())
 }
 
 /// A small hostile tree (1 to 8 entries and one optional chain of links);

@@ -124,7 +124,7 @@ fn hostile_scenario(canary: &Canary) -> Scenario {
         ] {
             for op in [Op::Read, Op::Write] {
                 cases.push(Case {
-                    path: format!("{{base}}/{l}{suffix}"),
+                    path: format!("{{base}}/{l}{suffix}").into(),
                     op,
                     expect: None,
                 });

@@ -202,7 +202,7 @@ fn core_on_the_corpus_equals_the_kernel_and_expect() {
                         file.file_name().unwrap_or_default().to_string_lossy(),
                         scenario.name,
                         case.op,
-                        case.path.chars().take(120).collect::<String>(),
+                        case.path.to_string().chars().take(120).collect::<String>(),
                         Said::from(kernel),
                         case.expect
                     ));

@@ -251,7 +251,7 @@ fn write_spec_seeds() {
                 ScenarioSpec::arbitrary_take_rest(Unstructured::new(data)).is_ok_and(|spec| {
                     let s = spec.to_scenario();
                     let chain = spec.tree.chain.as_ref().map_or(0, |c| c.links());
-                    let plain = s.cases.iter().filter(|c| !c.path.contains('\0')).count();
+                    let plain = s.cases.iter().filter(|c| !c.path.contains(b"\0")).count();
                     s.tree.len() >= 3 + chain
                         && s.roots.len() >= 2
                         && any_valid(&s.roots)

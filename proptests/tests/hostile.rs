@@ -60,7 +60,7 @@ fn path_max_boundary() {
             let fill = len - base_len - "/d".len() - last.len();
             let path = format!("{{base}}/d{}{last}", "/".repeat(fill));
             cases.push(Case {
-                path,
+                path: path.into(),
                 op,
                 expect: Some(
                     if len < 4096 {

@@ -13,7 +13,7 @@ use rootguard_proptests::oracle::{
     MODEL_BASE as BASE,
 };
 use rootguard_proptests::strategies::{root_uri, scenario};
-use rootguard_proptests::{Op, Truth};
+use rootguard_proptests::{Entry, Op, PathBytes, Truth};
 
 const SAMPLE: usize = 400;
 
@@ -52,7 +52,7 @@ fn scenarios_cover_every_verdict_and_reason() {
         let t = s.substituted(BASE);
         for (case, j) in t.cases.iter().zip(&judged) {
             tally(&mut verdicts, (case.op, j.truth));
-            let resolve = |path: &str| match case.op {
+            let resolve = |path: &PathBytes| match case.op {
                 Op::Read => resolve_read(&fs, path.as_bytes()),
                 Op::Write => resolve_write(&fs, path.as_bytes()),
             };
@@ -139,6 +139,81 @@ fn scenarios_cover_every_verdict_and_reason() {
         root_classes.get("valid").copied().unwrap_or(0) * 2 > root_classes.values().sum::<usize>(),
         "{report}"
     );
+}
+
+/// Every byte a Linux name may hold that the generators must draw: every
+/// ASCII control character, every ASCII punctuation mark but `/`, and
+/// bytes that are not UTF-8.
+fn the_alphabet() -> Vec<u8> {
+    (1u8..=0x1f)
+        .chain([0x7f])
+        .chain((0x21u8..=0x7e).filter(|b| b.is_ascii_punctuation() && *b != b'/'))
+        .chain([0x80, 0xff, 0xe9, 0xc3])
+        .collect()
+}
+
+#[test]
+fn scenarios_draw_the_whole_alphabet_everywhere() {
+    let mut runner = TestRunner::deterministic();
+    let strategy = scenario();
+    // Where each byte was seen: in a tree name, as a tree name's last
+    // byte, in a root's decoded path, in a case path, as its last byte.
+    let mut seen: BTreeMap<(&str, u8), usize> = BTreeMap::new();
+    let mut not_utf8: BTreeMap<&str, usize> = BTreeMap::new();
+    for _ in 0..2000 {
+        let s = strategy.new_tree(&mut runner).expect("generates").current();
+        for entry in &s.tree {
+            let name = entry.path().segments().last().unwrap_or_default();
+            name.iter().for_each(|&b| tally(&mut seen, ("tree", b)));
+            if let Some(&b) = name.last() {
+                tally(&mut seen, ("tree, last", b));
+            }
+            if std::str::from_utf8(name).is_err() {
+                tally(&mut not_utf8, "tree");
+            }
+            if let Entry::Symlink { target, .. } = entry {
+                if !target.is_utf8() {
+                    tally(&mut not_utf8, "target");
+                }
+            }
+        }
+        let t = s.substituted(BASE);
+        for root in &t.roots {
+            if let Ok(path) = parse_root_uri(root) {
+                if let Some(rest) = path.strip_prefix(BASE.as_bytes()) {
+                    rest.iter().for_each(|&b| tally(&mut seen, ("root", b)));
+                    if std::str::from_utf8(rest).is_err() {
+                        tally(&mut not_utf8, "root");
+                    }
+                }
+            }
+        }
+        for case in &t.cases {
+            let rest = case.path.strip_prefix(BASE).unwrap_or(case.path.as_bytes());
+            rest.iter().for_each(|&b| tally(&mut seen, ("path", b)));
+            if let Some(&b) = rest.last() {
+                tally(&mut seen, ("path, last", b));
+            }
+            if !case.path.is_utf8() {
+                tally(&mut not_utf8, "path");
+            }
+        }
+    }
+    for place in ["tree", "tree, last", "root", "path", "path, last"] {
+        let missing: Vec<String> = the_alphabet()
+            .into_iter()
+            .filter(|&b| !seen.contains_key(&(place, b)))
+            .map(|b| format!("{:?}", b as char))
+            .collect();
+        assert!(missing.is_empty(), "{place}: never drawn: {missing:?}");
+    }
+    eprintln!("not UTF-8: {not_utf8:?}");
+    for place in ["tree", "target", "root", "path"] {
+        assert!(
+            not_utf8.get(place).copied().unwrap_or(0) >= 20,
+            "names that are not UTF-8 are rare in {place}: {not_utf8:?}"
+        );
+    }
 }
 
 #[test]

@@ -16,10 +16,13 @@ fn as_json(text: &str) -> Value {
 }
 
 fn example_json(e: &Example) -> Value {
-    json!({
+    // A `Value` holds text only: a scenario with bytes that are not UTF-8
+    // is shown with `\xHH` escapes, and given losslessly as scenario-format
+    // text (`\udcXX` escapes) in `scenario_json`.
+    let mut out = json!({
         "minimal": e.minimal,
         "origin": e.origin,
-        "scenario": e.scenario,
+        "scenario": e.scenario.shown(),
         "request": if e.request.is_empty() { Value::Null } else { as_json(&e.request) },
         "answer": e.answer,
         "truth": e.truth,
@@ -30,7 +33,12 @@ fn example_json(e: &Example) -> Value {
             "message": as_json(&m.text),
         })).collect::<Vec<_>>(),
         "stderr": e.stderr,
-    })
+    });
+    if !e.scenario.is_utf8() {
+        out["scenario_json"] =
+            Value::String(serde_json::to_string(&e.scenario).unwrap_or_default());
+    }
+    out
 }
 
 /// One defect as JSON (also a SARIF result's `properties`).

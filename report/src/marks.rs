@@ -25,6 +25,8 @@ use rootguard_proptests::{substitute_base, Scenario, BASE_PLACEHOLDER};
 /// assert_eq!(hostile_marks(&s("{base}/project2")), ["digit"]);
 /// assert_eq!(hostile_marks(&s("{base}/project／sub")), ["fullwidth", "letter"]);
 /// assert_eq!(hostile_marks(&s("{base}/project/notes.txt\u{200b}")), ["zero-width"]);
+/// let latin1 = Scenario { cases: vec![Case { path: b"{base}/caf\xe9".to_vec().into(), op: Op::Read, expect: None }], ..s("") };
+/// assert_eq!(hostile_marks(&latin1), ["not-utf8"]);
 /// ```
 pub fn hostile_marks(scenario: &Scenario) -> Vec<String> {
     let Some(case) = scenario.cases.first() else {
@@ -40,10 +42,9 @@ pub fn hostile_marks(scenario: &Scenario) -> Vec<String> {
         })
         .filter(|n| !n.is_empty())
         .collect();
-    let rest = case
-        .path
-        .strip_prefix(BASE_PLACEHOLDER)
-        .unwrap_or(&case.path);
+    // A byte that is not UTF-8 reads as U+FFFD, marked `not-utf8`.
+    let path = case.path.to_string_lossy();
+    let rest = path.strip_prefix(BASE_PLACEHOLDER).unwrap_or(&path);
     let mut marks = BTreeSet::new();
     for part in rest.split('/') {
         if let Some(suffix) = root_names
@@ -89,6 +90,7 @@ fn mark(c: char) -> &'static str {
         '\\' => "backslash",
         '\u{2215}' | '\u{2044}' => "slash-lookalike",
         '%' => "percent",
+        '\u{fffd}' => "not-utf8",
         c if c.is_control() => "control",
         c if c.is_ascii() => "punctuation",
         c if c.is_alphabetic() => "non-ascii-letter",

@@ -110,20 +110,21 @@ pub struct Simplicity {
 /// assert!(simplicity(&with("{base}/projectx")) < simplicity(&with("{base}/project／")));
 /// ```
 pub fn simplicity(scenario: &Scenario) -> Simplicity {
-    let mut texts: Vec<&str> = Vec::new();
+    // A byte that is not UTF-8 counts as one non-ASCII character (U+FFFD).
+    let mut texts: Vec<String> = Vec::new();
     for e in &scenario.tree {
-        texts.push(e.path());
+        texts.push(e.path().to_string_lossy());
         match e {
-            Entry::Symlink { target, .. } => texts.push(target),
+            Entry::Symlink { target, .. } => texts.push(target.to_string_lossy()),
             Entry::File {
                 content: Some(content),
                 ..
-            } => texts.push(content),
+            } => texts.push(content.clone()),
             _ => {}
         }
     }
-    texts.extend(scenario.roots.iter().map(String::as_str));
-    texts.extend(scenario.cases.iter().map(|c| c.path.as_str()));
+    texts.extend(scenario.roots.iter().cloned());
+    texts.extend(scenario.cases.iter().map(|c| c.path.to_string_lossy()));
     let (mut chars, mut non_ascii) = (0, 0);
     for text in texts {
         for c in text.replace(BASE_PLACEHOLDER, "").chars() {
@@ -136,9 +137,10 @@ pub fn simplicity(scenario: &Scenario) -> Simplicity {
         .tree
         .iter()
         .map(Entry::path)
-        .chain(scenario.cases.iter().map(|c| c.path.as_str()))
+        .chain(scenario.cases.iter().map(|c| &c.path))
         .map(|t| {
             t.replace(BASE_PLACEHOLDER, "")
+                .to_string_lossy()
                 .chars()
                 .filter(|&c| odd(c))
                 .count()

@@ -347,7 +347,8 @@ mod tests {
     /// by the link's own path, and compares text prefixes. Whether it lets
     /// `scenario`'s case out of the root `{base}/proj`.
     fn two_bugs(scenario: &Scenario) -> Probe {
-        let path = scenario.cases[0].path.as_str();
+        let path = scenario.cases[0].path.to_string_lossy();
+        let path = path.as_str();
         // Where the path leads: a link anywhere on it replaced by its target.
         let through = scenario.tree.iter().find_map(|e| match e {
             Entry::Symlink { path: at, target } => {
@@ -355,8 +356,9 @@ mod tests {
                 let rest = path.strip_prefix(&at)?;
                 (rest.is_empty() || rest.starts_with('/')).then(|| {
                     let dir = at.rsplit_once('/').map_or("", |(d, _)| d);
+                    let target = target.to_string_lossy();
                     let target = if target.starts_with("{base}") || target.starts_with('/') {
-                        target.clone()
+                        target
                     } else {
                         format!("{dir}/{target}")
                     };

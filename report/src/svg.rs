@@ -93,20 +93,21 @@ fn ancestors(rel: &str) -> Vec<String> {
 pub fn tree_svg(scenario: &Scenario, id: &str) -> String {
     let subject = Subject::new(scenario);
     let target = subject.target();
-    let case_path = scenario.cases.first().map(|c| c.path.clone());
+    // Bytes that are not UTF-8 are drawn escaped (`\xff`), as text reports show them.
+    let case_path = scenario.cases.first().map(|c| c.path.to_string());
     let mut kinds: BTreeMap<String, Kind> = BTreeMap::new();
     let mut outside: BTreeSet<String> = BTreeSet::new();
     kinds.insert(String::new(), Kind::Base);
     for e in &scenario.tree {
-        for a in ancestors(e.path()) {
+        for a in ancestors(&e.path().to_string()) {
             kinds.entry(a).or_insert(Kind::Dir);
         }
         let kind = match e {
             Entry::Dir { .. } => Kind::Dir,
             Entry::File { .. } => Kind::File,
-            Entry::Symlink { target, .. } => Kind::Link(target.clone()),
+            Entry::Symlink { target, .. } => Kind::Link(target.to_string()),
         };
-        kinds.insert(e.path().to_owned(), kind);
+        kinds.insert(e.path().to_string(), kind);
     }
     let mut want = |place: Result<String, String>, kinds: &mut BTreeMap<String, Kind>| match place {
         Ok(rel) => {
@@ -121,7 +122,10 @@ pub fn tree_svg(scenario: &Scenario, id: &str) -> String {
     };
     for e in &scenario.tree {
         if let Entry::Symlink { path, target } = e {
-            want(destination(path, target), &mut kinds);
+            want(
+                destination(&path.to_string(), &target.to_string()),
+                &mut kinds,
+            );
         }
     }
     if let Some(t) = &target {

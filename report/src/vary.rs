@@ -16,7 +16,7 @@ use rootguard_proptests::oracle::{
 };
 use rootguard_proptests::strategies::file_uri;
 use rootguard_proptests::{
-    substitute_base, validate_tree, Entry, Op, Scenario, Truth, BASE_PLACEHOLDER,
+    substitute_base, validate_tree, Entry, Op, PathBytes, Scenario, Truth, BASE_PLACEHOLDER,
 };
 use unicode_normalization::UnicodeNormalization;
 
@@ -56,7 +56,10 @@ impl Subject {
         scenario.cases.truncate(1);
         let fs = ModelFs::new(&scenario.tree, Path::new(FAKE_BASE), Outside::Host).ok();
         let (path, op) = match scenario.cases.first() {
-            Some(case) => (substitute_base(&case.path, FAKE_BASE).into_bytes(), case.op),
+            Some(case) => (
+                case.path.replace(BASE_PLACEHOLDER, FAKE_BASE).into_bytes(),
+                case.op,
+            ),
             None => (Vec::new(), Op::Read),
         };
         let roots_text: Vec<String> = scenario
@@ -162,6 +165,9 @@ impl Subject {
     /// A variant of the scenario without `feature`, when one can be made.
     pub fn without(&self, feature: Feature) -> Option<Scenario> {
         let s = &self.scenario;
+        if !is_text(s) {
+            return None;
+        }
         let variant = match feature {
             Feature::RootUri(rule) => {
                 let i = self.roots.iter().position(|r| r.parsed == Err(rule))?;
@@ -196,7 +202,9 @@ impl Subject {
             Feature::NoUsableRoot => {
                 let name = fresh_name(s, "rg-root");
                 let mut t = s.clone();
-                t.tree.push(Entry::Dir { path: name.clone() });
+                t.tree.push(Entry::Dir {
+                    path: name.clone().into(),
+                });
                 t.roots.push(format!("file://{BASE_PLACEHOLDER}/{name}"));
                 t
             }
@@ -229,7 +237,7 @@ impl Subject {
                 let rel = within_base(self.target.as_deref()?)?;
                 let mut t = s.clone();
                 t.tree.push(Entry::File {
-                    path: rel,
+                    path: rel.into(),
                     content: None,
                 });
                 t
@@ -326,7 +334,7 @@ impl Subject {
                 .scenario
                 .cases
                 .first()
-                .is_some_and(|c| c.path.split('/').any(|p| p == "..")),
+                .is_some_and(|c| c.path.segments().any(|p| p == b"..")),
             // Links on the host count too (`/proc/self/root`).
             Feature::Link => self.target.as_ref().is_some_and(|t| *t != self.lexical),
             Feature::LinkChain => !self.chained_links().is_empty(),
@@ -349,6 +357,7 @@ impl Subject {
             return Vec::new();
         };
         case.path
+            .to_string_lossy()
             .split('/')
             .filter(|c| !matches!(*c, "" | "." | ".." | BASE_PLACEHOLDER))
             .map(str::to_owned)
@@ -458,7 +467,10 @@ impl Subject {
     /// [`rename_component`] in the tree and path, and in every root whose
     /// path holds the component, that root spelled plainly from the new path.
     fn rename_everywhere(&self, s: &Scenario, from: &str, to: &str) -> Option<Scenario> {
-        let taken = s.tree.iter().any(|e| e.path().split('/').any(|c| c == to));
+        let taken = s
+            .tree
+            .iter()
+            .any(|e| e.path().segments().any(|c| c == to.as_bytes()));
         if taken || from == to || matches!(to, "" | "." | "..") || to.contains('/') {
             return None;
         }
@@ -505,8 +517,8 @@ impl Subject {
             None => name,
         };
         t.tree.push(Entry::Symlink {
-            path: path.clone(),
-            target: unsubstitute(to)?,
+            path: path.clone().into(),
+            target: unsubstitute(to)?.into(),
         });
         Some(path)
     }
@@ -548,9 +560,10 @@ impl Subject {
                     .find(|r| twin_of(r));
                 let parent = parts[..depth].join("/");
                 let from_tree = self.scenario.tree.iter().find_map(|e| {
-                    let (dir, last) = match e.path().rsplit_once('/') {
+                    let path = e.path().to_str()?;
+                    let (dir, last) = match path.rsplit_once('/') {
                         Some((d, l)) => (d, l),
-                        None => ("", e.path()),
+                        None => ("", path),
                     };
                     (dir == parent && twin_of(last)).then(|| last.to_owned())
                 });
@@ -593,19 +606,19 @@ impl Subject {
     /// The path without a trailing `/`, `/.` or `/..`.
     fn without_dot_name(&self) -> Option<Scenario> {
         let case = self.scenario.cases.first()?;
+        let case_path = case.path.to_str()?;
         let mut t = self.scenario.clone();
-        if case.path.ends_with("/..") {
+        if case_path.ends_with("/..") {
             return self.without_dotdot(true);
         }
-        let trimmed = case
-            .path
+        let trimmed = case_path
             .strip_suffix("/.")
-            .unwrap_or(&case.path)
+            .unwrap_or(case_path)
             .trim_end_matches('/');
         if trimmed.is_empty() {
             return None;
         }
-        t.cases[0].path = trimmed.to_owned();
+        t.cases[0].path = trimmed.into();
         Some(t)
     }
 
@@ -621,7 +634,7 @@ impl Subject {
         let left = t
             .cases
             .first()
-            .is_some_and(|c| c.path.split('/').any(|p| p == ".."));
+            .is_some_and(|c| c.path.segments().any(|p| p == b".."));
         (!left).then_some(t)
     }
 
@@ -630,7 +643,7 @@ impl Subject {
     /// it to its target's parent.
     fn without_dotdot(&self, last: bool) -> Option<Scenario> {
         let case = self.scenario.cases.first()?;
-        let parts: Vec<&str> = case.path.split('/').collect();
+        let parts: Vec<&str> = case.path.to_str()?.split('/').collect();
         let i = if last {
             parts.iter().rposition(|p| *p == "..")?
         } else {
@@ -655,7 +668,7 @@ impl Subject {
                 let fs = self.fs.as_ref()?;
                 let up = format!("{}/..", substitute_base(&prefix, FAKE_BASE));
                 let parent = realpath(fs, up.as_bytes()).outcome.ok()?;
-                let rel = t.tree[index].path().to_owned();
+                let rel = t.tree[index].path().to_str()?.to_owned();
                 new_path = self.new_link_beside(&mut t, &rel, &parent)?;
                 let name = new_path.rsplit('/').next().unwrap_or(&new_path);
                 parts[..i - 1]
@@ -671,7 +684,7 @@ impl Subject {
                 .copied()
                 .collect(),
         };
-        t.cases[0].path = kept.join("/");
+        t.cases[0].path = kept.join("/").into();
         Some(t)
     }
 
@@ -681,7 +694,7 @@ impl Subject {
     fn without_links(&self) -> Option<Scenario> {
         let fs = self.fs.as_ref()?;
         let case = self.scenario.cases.first()?;
-        let path = substitute_base(&case.path, FAKE_BASE);
+        let path = substitute_base(case.path.to_str()?, FAKE_BASE);
         let parts: Vec<&str> = path.split('/').collect();
         let mut current = String::new();
         let mut changed = false;
@@ -723,7 +736,8 @@ impl Subject {
             b"/"
         } else {
             current.as_bytes()
-        })?;
+        })?
+        .into();
         Some(t)
     }
 
@@ -738,8 +752,13 @@ impl Subject {
             .filter_map(|(i, e)| match e {
                 Entry::Symlink { path, target } => Some((
                     i,
-                    format!("{FAKE_BASE}/{path}").into_bytes(),
-                    substitute_base(target, FAKE_BASE),
+                    PathBytes::from(FAKE_BASE)
+                        .join(b"/")
+                        .join(path)
+                        .into_bytes(),
+                    target
+                        .replace(BASE_PLACEHOLDER, FAKE_BASE)
+                        .to_string_lossy(),
                 )),
                 _ => None,
             })
@@ -782,15 +801,15 @@ impl Subject {
         let fs = self.fs.as_ref()?;
         let mut t = self.scenario.clone();
         for index in self.chained_links() {
-            let path = t.tree[index].path().to_owned();
-            let at = format!("{FAKE_BASE}/{path}");
+            let path = t.tree[index].path().clone();
+            let at = PathBytes::from(FAKE_BASE).join(b"/").join(&path);
             let end = realpath(fs, at.as_bytes())
                 .outcome
                 .or_else(|_| write_target(fs, at.as_bytes()))
                 .ok()?;
             t.tree[index] = Entry::Symlink {
                 path,
-                target: unsubstitute(&end)?,
+                target: unsubstitute(&end)?.into(),
             };
         }
         Some(t)
@@ -802,7 +821,7 @@ impl Subject {
             return None;
         }
         self.scenario.tree.iter().position(|e| {
-            matches!(e, Entry::Symlink { path, .. } if format!("{FAKE_BASE}/{path}").as_bytes() == self.lexical.as_slice())
+            matches!(e, Entry::Symlink { path, .. } if PathBytes::from(FAKE_BASE).join(b"/").join(path) == self.lexical.as_slice())
         })
     }
 
@@ -819,9 +838,9 @@ impl Subject {
         }
         let name = std::str::from_utf8(name).ok()?;
         let mut t = self.scenario.clone();
-        let rel = t.tree[index].path().to_owned();
+        let rel = t.tree[index].path().to_str()?.to_owned();
         let link = self.new_link_beside(&mut t, &rel, dir)?;
-        t.cases[0].path = format!("{BASE_PLACEHOLDER}/{link}/{name}");
+        t.cases[0].path = format!("{BASE_PLACEHOLDER}/{link}/{name}").into();
         Some(t)
     }
 }
@@ -850,7 +869,7 @@ impl Subject {
 /// assert_eq!(t.cases[0].path, "{base}/w/d");
 /// ```
 pub fn nested(scenario: &Scenario) -> Option<Scenario> {
-    if Subject::new(scenario).lies_in_base() {
+    if !is_text(scenario) || Subject::new(scenario).lies_in_base() {
         return None;
     }
     // A link that climbs out needs as many levels as it climbs.
@@ -891,6 +910,9 @@ pub fn nested(scenario: &Scenario) -> Option<Scenario> {
 /// assert_eq!(t.cases[0].path, "{base}/w/k/n");
 /// ```
 pub fn rehomed(scenario: &Scenario) -> Option<Scenario> {
+    if !is_text(scenario) {
+        return None;
+    }
     let subject = Subject::new(scenario);
     let fs = subject.fs.as_ref()?;
     let host_dir = |target: &str| {
@@ -904,7 +926,7 @@ pub fn rehomed(scenario: &Scenario) -> Option<Scenario> {
     if !scenario
         .tree
         .iter()
-        .any(|e| matches!(e, Entry::Symlink { target, .. } if host_dir(target)))
+        .any(|e| matches!(e, Entry::Symlink { target, .. } if host_dir(&target.to_string_lossy())))
     {
         return None;
     }
@@ -919,17 +941,20 @@ pub fn rehomed(scenario: &Scenario) -> Option<Scenario> {
         .tree
         .iter()
         .map(|e| match e {
-            Entry::Symlink { path, target } if host_dir(target) => Entry::Symlink {
-                path: path.clone(),
-                target: format!(
-                    "{BASE_PLACEHOLDER}/{home}{}",
-                    if target.ends_with('/') { "/" } else { "" }
-                ),
-            },
+            Entry::Symlink { path, target } if host_dir(&target.to_string_lossy()) => {
+                Entry::Symlink {
+                    path: path.clone(),
+                    target: format!(
+                        "{BASE_PLACEHOLDER}/{home}{}",
+                        if target.ends_with("/") { "/" } else { "" }
+                    )
+                    .into(),
+                }
+            }
             other => other.clone(),
         })
         .collect();
-    t.tree.push(Entry::Dir { path: home });
+    t.tree.push(Entry::Dir { path: home.into() });
     (validate_tree(&t.tree).is_ok() && Subject::new(&t).lies_in_base()).then_some(t)
 }
 
@@ -946,13 +971,11 @@ fn nest_once(scenario: &Scenario, dir: &str) -> Option<Scenario> {
         })
         .collect();
     if t.tree.is_empty() {
-        t.tree.push(Entry::Dir {
-            path: dir.to_owned(),
-        });
+        t.tree.push(Entry::Dir { path: dir.into() });
     }
     t.roots = scenario.roots.iter().map(|r| deeper(r)).collect();
     for case in &mut t.cases {
-        case.path = deeper(&case.path);
+        case.path = deeper(&case.path.to_string_lossy()).into();
     }
     (validate_tree(&t.tree).is_ok()).then_some(t)
 }
@@ -1073,7 +1096,11 @@ fn drop_root(s: &Scenario, i: usize) -> Scenario {
 
 /// `stem`, or `stem2`, `stem3`, ... whichever no tree entry uses.
 fn fresh_name(s: &Scenario, stem: &str) -> String {
-    let taken = |n: &str| s.tree.iter().any(|e| e.path().split('/').any(|c| c == n));
+    let taken = |n: &str| {
+        s.tree
+            .iter()
+            .any(|e| e.path().segments().any(|c| c == n.as_bytes()))
+    };
     std::iter::once(stem.to_owned())
         .chain((2..).map(|k| format!("{stem}{k}")))
         .find(|n| !taken(n))
@@ -1186,7 +1213,10 @@ fn unfold_case(name: &str, twin: &str) -> String {
         .collect()
 }
 
+/// `e` with its path and target mapped as text (callers build variants of
+/// UTF-8 scenarios only, [`is_text`]).
 fn map_entry(e: &Entry, path: &impl Fn(&str) -> String, target: &impl Fn(&str) -> String) -> Entry {
+    let path = |p: &PathBytes| PathBytes::from(path(&p.to_string_lossy()));
     match e {
         Entry::Dir { path: p } => Entry::Dir { path: path(p) },
         Entry::File { path: p, content } => Entry::File {
@@ -1195,9 +1225,22 @@ fn map_entry(e: &Entry, path: &impl Fn(&str) -> String, target: &impl Fn(&str) -
         },
         Entry::Symlink { path: p, target: t } => Entry::Symlink {
             path: path(p),
-            target: target(t),
+            target: target(&t.to_string_lossy()).into(),
         },
     }
+}
+
+/// Whether every tree path, link target and case path of `s` is UTF-8.
+/// Variants are built as text, so a scenario holding other bytes gets
+/// none: its probes stay inconclusive, never wrong.
+fn is_text(s: &Scenario) -> bool {
+    s.tree.iter().all(|e| {
+        e.path().is_utf8()
+            && match e {
+                Entry::Symlink { target, .. } => target.is_utf8(),
+                _ => true,
+            }
+    }) && s.cases.iter().all(|c| c.path.is_utf8())
 }
 
 /// Every whole component `from` renamed `to`, in the case paths, the
@@ -1223,9 +1266,12 @@ fn map_entry(e: &Entry, path: &impl Fn(&str) -> String, target: &impl Fn(&str) -
 /// ```
 pub fn rename_component(s: &Scenario, from: &str, to: &str, in_roots: bool) -> Option<Scenario> {
     if from == to
+        || !is_text(s)
         || matches!(to, "" | "." | "..")
         || to.contains('/')
-        || s.tree.iter().any(|e| e.path().split('/').any(|c| c == to))
+        || s.tree
+            .iter()
+            .any(|e| e.path().segments().any(|c| c == to.as_bytes()))
     {
         return None;
     }
@@ -1237,7 +1283,7 @@ pub fn rename_component(s: &Scenario, from: &str, to: &str, in_roots: bool) -> O
     };
     let mut t = s.clone();
     for case in &mut t.cases {
-        case.path = swap(&case.path);
+        case.path = swap(&case.path.to_string_lossy()).into();
     }
     t.tree = t.tree.iter().map(|e| map_entry(e, &swap, &swap)).collect();
     if in_roots {

@@ -4,7 +4,7 @@
 
 use rootguard_proptests::oracle::{self, parse_root_uri, ModelFs, Outside};
 use rootguard_proptests::strategies::file_uri;
-use rootguard_proptests::{kernel, Judgement, Materialized, Op, Truth};
+use rootguard_proptests::{kernel, Judgement, Materialized, Op, PathBytes, Truth};
 
 use crate::checker::{Checker, Reply, Request};
 use crate::HarnessError;
@@ -45,7 +45,7 @@ impl Judge {
 
     /// The truth of `op` on `path` under `roots`: the kernel's, checked
     /// against the model oracle's.
-    pub fn truth(&self, roots: &[String], path: &str, op: Op) -> Truthful {
+    pub fn truth(&self, roots: &[String], path: &PathBytes, op: Op) -> Truthful {
         let from_kernel = kernel::judge(roots, path.as_bytes(), op);
         let from_model = oracle::judge(roots, path.as_bytes(), op, &self.model);
         let disagreement = (from_kernel.truth != from_model.truth).then(|| {
@@ -120,7 +120,7 @@ pub fn evaluate(
     judge: &Judge,
     ids: &mut Ids,
     roots: &[String],
-    path: &str,
+    path: &PathBytes,
     op: Op,
 ) -> Result<Outcome, HarnessError> {
     evaluate_against(checker, judge, ids, roots, path, op, None)
@@ -138,14 +138,14 @@ pub fn evaluate_against(
     judge: &Judge,
     ids: &mut Ids,
     roots: &[String],
-    path: &str,
+    path: &PathBytes,
     op: Op,
     expected: Option<Truth>,
 ) -> Result<Outcome, HarnessError> {
     let request = Request {
         id: ids.next_id(),
         roots: roots.to_vec(),
-        path: path.to_owned(),
+        path: path.clone(),
         op,
     };
     let reply = checker.ask(&request)?;
@@ -156,7 +156,7 @@ pub fn evaluate_against(
         Reply::Answer(answer) => {
             let used = answer
                 .use_path
-                .as_deref()
+                .as_ref()
                 .filter(|_| answer.allowed)
                 .unwrap_or(path);
             let mut truth = judge.truth(roots, used, op);
@@ -184,7 +184,7 @@ fn escape_class(
     judge: &Judge,
     ids: &mut Ids,
     roots: &[String],
-    path: &str,
+    path: &PathBytes,
     op: Op,
 ) -> Result<Class, HarnessError> {
     let clean = clean_roots(roots);
@@ -198,12 +198,12 @@ fn escape_class(
     let request = Request {
         id: ids.next_id(),
         roots: clean.clone(),
-        path: path.to_owned(),
+        path: path.clone(),
         op,
     };
     Ok(match checker.ask(&request)? {
         Reply::Answer(answer) if answer.allowed => {
-            let used = answer.use_path.as_deref().unwrap_or(path);
+            let used = answer.use_path.as_ref().unwrap_or(path);
             if judge.truth(&clean, used, op).judgement.truth == Truth::Outside {
                 Class::PathEscape
             } else {

@@ -6,7 +6,9 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use rootguard_proptests::{validate_tree, Entry, Materialized, Scenario, Truth, BASE_PLACEHOLDER};
+use rootguard_proptests::{
+    validate_tree, Entry, Materialized, PathBytes, Scenario, Truth, BASE_PLACEHOLDER,
+};
 use rootguard_report::{nested, plain_root, rehomed, rename_component, simplicity};
 use unicode_normalization::UnicodeNormalization;
 
@@ -136,7 +138,7 @@ pub(crate) enum Asked {
     Not(String),
     /// It was asked: the outcome, and the `use` path of the answer
     /// (`{base}` form) when it differs from the request's.
-    Answered(Outcome, Option<String>),
+    Answered(Outcome, Option<PathBytes>),
 }
 
 /// Materializes `scenario`, judges its case and, unless its truth is not
@@ -178,12 +180,12 @@ pub(crate) fn ask(
         case.op,
     )?;
     let used = match &outcome.reply {
-        Reply::Answer(a) => a.use_path.as_deref().filter(|u| *u != case.path).map(|u| {
+        Reply::Answer(a) => a.use_path.as_ref().filter(|u| **u != case.path).map(|u| {
             match u.strip_prefix(materialized.base_text()) {
-                Some(rest) if rest.is_empty() || rest.starts_with('/') => {
-                    format!("{BASE_PLACEHOLDER}{rest}")
+                Some(rest) if rest.is_empty() || rest.starts_with(b"/") => {
+                    PathBytes::from(BASE_PLACEHOLDER).join(rest)
                 }
-                _ => u.to_owned(),
+                _ => u.clone(),
             }
         }),
         _ => None,
@@ -197,7 +199,7 @@ fn shows(
     ids: &mut Ids,
     scenario: &Scenario,
     class: Class,
-) -> Result<Option<(Outcome, Option<String>)>, HarnessError> {
+) -> Result<Option<(Outcome, Option<PathBytes>)>, HarnessError> {
     Ok(match ask(checker, ids, scenario, None)? {
         Asked::Answered(outcome, used) if outcome.class == Some(class) => Some((outcome, used)),
         _ => None,
@@ -231,10 +233,10 @@ fn candidates(s: &Scenario) -> Vec<Scenario> {
     }
     // An entry may matter only for the directory it implies: keep just that.
     for (i, entry) in s.tree.iter().enumerate() {
-        if let Some((parent, _)) = entry.path().rsplit_once('/') {
+        if let Some(slash) = entry.path().as_bytes().iter().rposition(|&b| b == b'/') {
             let mut tree = s.tree.clone();
             tree[i] = Entry::Dir {
-                path: parent.to_owned(),
+                path: entry.path().as_bytes()[..slash].into(),
             };
             if validate_tree(&tree).is_ok() {
                 out.push(Scenario { tree, ..s.clone() });
@@ -300,8 +302,8 @@ fn shortcuts(s: &Scenario) -> Vec<Scenario> {
             else {
                 continue;
             };
-            let b_name = b_path.rsplit('/').next().unwrap_or(b_path);
-            if i == j || a_target.rsplit('/').next() != Some(b_name) {
+            let b_name = b_path.segments().last().unwrap_or_default();
+            if i == j || a_target.segments().last() != Some(b_name) {
                 continue;
             }
             let mut tree = s.tree.clone();
@@ -318,13 +320,15 @@ fn shortcuts(s: &Scenario) -> Vec<Scenario> {
     out
 }
 
-/// Long or odd names replaced everywhere by a short plain one.
+/// Long or odd names (control characters and bytes that are not UTF-8
+/// included) replaced everywhere by a short plain one. Roots hold text, so
+/// only a UTF-8 name is replaced in them.
 fn renamed(s: &Scenario) -> Vec<Scenario> {
-    let mut names: Vec<&str> = s
+    let mut names: Vec<&[u8]> = s
         .tree
         .iter()
-        .flat_map(|e| e.path().split('/'))
-        .filter(|n| n.len() > 8 || !n.bytes().all(|b| b.is_ascii_alphanumeric()))
+        .flat_map(|e| e.path().segments())
+        .filter(|n| n.len() > 8 || !n.iter().all(u8::is_ascii_alphanumeric))
         .collect();
     names.sort_unstable();
     names.dedup();
@@ -332,12 +336,12 @@ fn renamed(s: &Scenario) -> Vec<Scenario> {
     let taken = |short: &str| {
         s.tree
             .iter()
-            .any(|e| e.path().split('/').any(|n| n == short))
+            .any(|e| e.path().segments().any(|n| n == short.as_bytes()))
     };
     let mut free = (0..).map(|k| format!("n{k}")).filter(|n| !taken(n));
     for name in &names {
         let Some(short) = free.next() else { break };
-        let swap = |text: &str| text.replace(name, &short);
+        let swap = |text: &PathBytes| text.replace(name, &short);
         let tree: Vec<Entry> = s
             .tree
             .iter()
@@ -356,9 +360,13 @@ fn renamed(s: &Scenario) -> Vec<Scenario> {
         if validate_tree(&tree).is_err() {
             continue;
         }
+        let roots = match std::str::from_utf8(name) {
+            Ok(text) => s.roots.iter().map(|r| r.replace(text, &short)).collect(),
+            Err(_) => s.roots.clone(),
+        };
         let mut t = Scenario {
             tree,
-            roots: s.roots.iter().map(|r| swap(r)).collect(),
+            roots,
             ..s.clone()
         };
         for case in &mut t.cases {
@@ -380,17 +388,17 @@ fn names(s: &Scenario) -> Vec<String> {
             }
         }
     };
+    // Names are renamed as text ([`rename_component`] leaves a scenario
+    // of other bytes alone); [`renamed`] handles those.
     for e in &s.tree {
-        add(e.path());
+        add(&e.path().to_string_lossy());
         if let Entry::Symlink { target, .. } = e {
-            add(target);
+            add(&target.to_string_lossy());
         }
     }
     for case in &s.cases {
-        add(case
-            .path
-            .strip_prefix(BASE_PLACEHOLDER)
-            .unwrap_or(&case.path));
+        let path = case.path.to_string_lossy();
+        add(path.strip_prefix(BASE_PLACEHOLDER).unwrap_or(&path));
     }
     names.sort_by_key(|n| std::cmp::Reverse(n.chars().count()));
     names
@@ -470,21 +478,22 @@ const HALVED_FROM: usize = 16;
 
 /// The path with one component fewer, or with empty and `.` components
 /// gone, or (a long one) a run of components fewer.
-fn simpler_paths(path: &str) -> Vec<String> {
+fn simpler_paths(path: &PathBytes) -> Vec<PathBytes> {
     let (prefix, rest) = match path.strip_prefix(BASE_PLACEHOLDER) {
-        Some(rest) => (BASE_PLACEHOLDER, rest),
-        None => ("", path),
+        Some(rest) => (BASE_PLACEHOLDER.as_bytes(), rest),
+        None => (&b""[..], path.as_bytes()),
     };
-    let parts: Vec<&str> = rest.split('/').collect();
+    let parts: Vec<&[u8]> = rest.split(|&b| b == b'/').collect();
+    let joined = |parts: &[&[u8]]| PathBytes::from(prefix).join(parts.join(&b'/'));
     let mut out = Vec::new();
-    let tidy: Vec<&str> = parts
+    let tidy: Vec<&[u8]> = parts
         .iter()
         .enumerate()
-        .filter(|(i, p)| *i == 0 || (!p.is_empty() && **p != "."))
+        .filter(|(i, p)| *i == 0 || (!p.is_empty() && **p != b"."))
         .map(|(_, p)| *p)
         .collect();
     if tidy.len() < parts.len() {
-        out.push(format!("{prefix}{}", tidy.join("/")));
+        out.push(joined(&tidy));
     }
     // Halves, quarters, ... of the components first, so that a path of
     // thousands (a ladder's rung) shrinks in few attempts.
@@ -498,7 +507,7 @@ fn simpler_paths(path: &str) -> Vec<String> {
             let mut fewer = parts.clone();
             fewer.drain(start..(start + chunk).min(parts.len()));
             if fewer.len() >= 2 {
-                out.push(format!("{prefix}{}", fewer.join("/")));
+                out.push(joined(&fewer));
             }
         }
         chunk /= 2;
@@ -509,7 +518,7 @@ fn simpler_paths(path: &str) -> Vec<String> {
         }
         let mut fewer = parts.clone();
         fewer.remove(i);
-        out.push(format!("{prefix}{}", fewer.join("/")));
+        out.push(joined(&fewer));
     }
     out
 }
@@ -538,15 +547,15 @@ mod tests {
     #[test]
     fn names_get_shorter_and_plainer() {
         let s = sibling("{base}/project／sub");
-        let shorter: Vec<String> = shorter_names(&s)
+        let shorter: Vec<PathBytes> = shorter_names(&s)
             .iter()
             .map(|t| t.cases[0].path.clone())
             .collect();
         assert!(
-            shorter.contains(&"{base}/project／su".to_owned()),
+            shorter.contains(&"{base}/project／su".into()),
             "{shorter:?}"
         );
-        let plainer: Vec<String> = plainer_names(&s)
+        let plainer: Vec<PathBytes> = plainer_names(&s)
             .iter()
             .map(|t| t.cases[0].path.clone())
             .collect();
@@ -565,7 +574,7 @@ mod tests {
     #[test]
     fn paths_get_simpler() {
         assert_eq!(
-            simpler_paths("{base}/a/./b//c"),
+            simpler_paths(&"{base}/a/./b//c".into()),
             [
                 "{base}/a/b/c",
                 "{base}/./b//c",
@@ -575,6 +584,39 @@ mod tests {
                 "{base}/a/./b/"
             ]
         );
-        assert!(simpler_paths("{base}/a").is_empty());
+        assert!(simpler_paths(&"{base}/a".into()).is_empty());
+        assert_eq!(
+            simpler_paths(&b"{base}/\xff/./\x01".to_vec().into()),
+            [
+                PathBytes::from(b"{base}/\xff/\x01".to_vec()),
+                b"{base}/./\x01".to_vec().into(),
+                b"{base}/\xff/\x01".to_vec().into(),
+                b"{base}/\xff/.".to_vec().into()
+            ]
+        );
+    }
+
+    #[test]
+    fn names_that_are_not_utf8_are_renamed_plain() {
+        let s = Scenario {
+            tree: vec![Entry::Dir {
+                path: b"project\xff\n".to_vec().into(),
+            }],
+            ..sibling("")
+        };
+        let s = Scenario {
+            cases: vec![Case {
+                path: b"{base}/project\xff\n/x".to_vec().into(),
+                op: Op::Read,
+                expect: None,
+            }],
+            ..s
+        };
+        let t = renamed(&s);
+        assert!(
+            t.iter()
+                .any(|t| t.cases[0].path == "{base}/n0/x" && t.roots == s.roots),
+            "{t:?}"
+        );
     }
 }

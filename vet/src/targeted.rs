@@ -106,7 +106,7 @@ fn siblings_of_root(root_dir: &str) -> Vec<Case> {
     names
         .into_iter()
         .map(|name| Case {
-            path: format!("{b}/{name}"),
+            path: format!("{b}/{name}").into(),
             op: Op::Write,
             expect: None,
         })
@@ -122,7 +122,7 @@ fn long_ways_out(root_dir: &str, other: &str) -> Vec<Case> {
     [600, 1800]
         .into_iter()
         .map(|units| Case {
-            path: format!("{b}/{root_dir}{}/../{other}", "/.".repeat(units)),
+            path: format!("{b}/{root_dir}{}/../{other}", "/.".repeat(units)).into(),
             op: Op::Read,
             expect: None,
         })
@@ -163,17 +163,17 @@ pub fn decoys(scenario: &Scenario, rng: &mut Pick) -> Option<Scenario> {
     let mut cases = Vec::new();
     for name in DECOY_NAMES {
         let path = format!("{root_dir}/{name}");
-        if tree.iter().any(|e| e.path() == path) {
+        if tree.iter().any(|e| *e.path() == path) {
             return None;
         }
         cases.push(Case {
-            path: format!("{b}/{path}"),
+            path: format!("{b}/{path}").into(),
             op: Op::Write,
             expect: None,
         });
         tree.push(Entry::Symlink {
-            path,
-            target: "../decoy-target.txt".to_owned(),
+            path: path.into(),
+            target: "../decoy-target.txt".into(),
         });
     }
     Some(Scenario {
@@ -185,7 +185,8 @@ pub fn decoys(scenario: &Scenario, rng: &mut Pick) -> Option<Scenario> {
     })
 }
 
-/// New files outside the root whose names hold `\` or `%2F` where a
+/// New files outside the root whose names hold `\`, `%2F` or the text
+/// `\u002f` (a JSON escape, for a checker that unescapes twice) where a
 /// separator would lead into it: to the kernel one name in the base or
 /// beside it, to a checker that reads them as `/`, a path into the root
 /// (`other` is a directory, so its `..` resolves).
@@ -196,26 +197,33 @@ fn disguised_separators(root_dir: &str, other: &str) -> Vec<Case> {
         format!("{b}/{other}\\..\\{root_dir}\\new.txt"),
         format!("{b}%2F{root_dir}%2Fnew.txt"),
         format!("{b}/{other}%2F..%2F{root_dir}%2Fnew.txt"),
+        // JSON escapes as text, for a checker that unescapes twice.
+        format!("{b}\\u002f{root_dir}\\u002fnew.txt"),
+        format!("{b}/{other}\\u002f\\u002e\\u002e\\u002f{root_dir}\\u002fnew.txt"),
     ]
     .into_iter()
     .map(|path| Case {
-        path,
+        path: path.into(),
         op: Op::Write,
         expect: None,
     })
     .collect()
 }
 
+/// The tree's top directories whose names a root URI may hold as they are
+/// (UTF-8, no control character): the targeted roots are written raw.
 fn top_dirs(tree: &[Entry]) -> Vec<String> {
     let mut dirs: Vec<String> = Vec::new();
     for entry in tree {
-        let path = entry.path();
+        let Some(path) = entry.path().to_str() else {
+            continue;
+        };
         let top = match path.split_once('/') {
             Some((top, _)) => top,
             None if matches!(entry, Entry::Dir { .. }) => path,
             None => continue,
         };
-        if !dirs.iter().any(|d| d == top) {
+        if !top.chars().any(char::is_control) && !dirs.iter().any(|d| d == top) {
             dirs.push(top.to_owned());
         }
     }
@@ -223,39 +231,42 @@ fn top_dirs(tree: &[Entry]) -> Vec<String> {
 }
 
 fn probes(tree: &[Entry]) -> Vec<Case> {
-    let b = BASE_PLACEHOLDER;
-    let case = |path: String, op: Op| Case {
-        path,
+    // Bytes, not text: a name may be anything but `/` and NUL.
+    let case = |parts: &[&[u8]], op: Op| Case {
+        path: [&[BASE_PLACEHOLDER.as_bytes(), b"/"][..], parts]
+            .concat()
+            .concat()
+            .into(),
         op,
         expect: None,
     };
     let mut cases = Vec::new();
-    let names: Vec<&str> = tree
+    let names: Vec<&[u8]> = tree
         .iter()
-        .filter_map(|e| e.path().rsplit('/').next())
+        .filter_map(|e| e.path().segments().last())
         .take(4)
         .collect();
     for entry in tree {
-        let p = entry.path();
+        let p = entry.path().as_bytes();
         if let Entry::Symlink { .. } = entry {
-            cases.push(case(format!("{b}/{p}"), Op::Read));
-            cases.push(case(format!("{b}/{p}"), Op::Write));
-            cases.push(case(format!("{b}/{p}/.."), Op::Read));
-            cases.push(case(format!("{b}/{p}/new.txt"), Op::Write));
+            cases.push(case(&[p], Op::Read));
+            cases.push(case(&[p], Op::Write));
+            cases.push(case(&[p, b"/.."], Op::Read));
+            cases.push(case(&[p, b"/new.txt"], Op::Write));
             for name in &names {
-                cases.push(case(format!("{b}/{p}/{name}"), Op::Read));
-                cases.push(case(format!("{b}/{p}/../{name}"), Op::Read));
+                cases.push(case(&[p, b"/", name], Op::Read));
+                cases.push(case(&[p, b"/../", name], Op::Read));
             }
         }
     }
     for entry in tree {
-        let p = entry.path();
-        cases.push(case(format!("{b}/{p}"), Op::Read));
+        let p = entry.path().as_bytes();
+        cases.push(case(&[p], Op::Read));
         if matches!(entry, Entry::File { .. }) {
-            cases.push(case(format!("{b}/{p}"), Op::Write));
+            cases.push(case(&[p], Op::Write));
         }
         if matches!(entry, Entry::Dir { .. }) {
-            cases.push(case(format!("{b}/{p}/new.txt"), Op::Write));
+            cases.push(case(&[p, b"/new.txt"], Op::Write));
         }
     }
     cases

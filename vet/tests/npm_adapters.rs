@@ -232,8 +232,9 @@ fn server_filesystem_latest_tag_2026_8_31_trims_quotes_and_spaces() {
         assert!(
             trimmed_tail(f)
                 || f.scenario.tree.iter().any(|e| match e {
-                    Entry::Symlink { target, .. } =>
-                        target.ends_with(|c: char| c.is_whitespace() || c == '\'' || c == '"'),
+                    Entry::Symlink { target, .. } => target
+                        .to_string_lossy()
+                        .ends_with(|c: char| c.is_whitespace() || c == '\'' || c == '"'),
                     _ => false,
                 }),
             "a 2026.8.31 path escape other than the trimmed sibling: {}",

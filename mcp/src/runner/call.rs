@@ -37,7 +37,7 @@ impl Call {
         for tool in tools {
             let one = |action| Call {
                 action,
-                paths: vec![path.clone()],
+                paths: vec![path.to_string()],
                 hostile: 0,
             };
             match (case.op, tool.action) {
@@ -56,13 +56,16 @@ impl Call {
                 (Op::Write, Action::Move) if writes => {
                     out.push(Call {
                         action: Action::Move,
-                        paths: vec![path.clone(), format!("{{base}}/{GENERATED_ROOT}/moved-in")],
+                        paths: vec![
+                            path.to_string(),
+                            format!("{{base}}/{GENERATED_ROOT}/moved-in"),
+                        ],
                         hostile: 0,
                     });
                     if has_inside {
                         out.push(Call {
                             action: Action::Move,
-                            paths: vec![format!("{{base}}/{INSIDE_FILE}"), path.clone()],
+                            paths: vec![format!("{{base}}/{INSIDE_FILE}"), path.to_string()],
                             hostile: 1,
                         });
                     }

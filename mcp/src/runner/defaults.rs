@@ -74,7 +74,7 @@ impl Runner<'_> {
                     let mut f = f.clone();
                     f.attack = name.clone();
                     f.evidence = format!("grants {shows} by default: {}", f.evidence);
-                    f.scenario.cases[0].path = format!("{{base}}/{path}");
+                    f.scenario.cases[0].path = format!("{{base}}/{path}").into();
                     // The root and one canary: minimal as made, so it is the defect's example.
                     f.shrunk = true;
                     f
@@ -102,7 +102,7 @@ impl Runner<'_> {
             let finding = new.first().map(|(path, f)| {
                 let mut f = f.clone();
                 f.attack = name.clone();
-                f.scenario.cases[0].path = format!("{{base}}/{path}");
+                f.scenario.cases[0].path = format!("{{base}}/{path}").into();
                 let places: Vec<&str> = new
                     .iter()
                     .filter_map(|(p, _)| PLACES.iter().find(|(.., q)| q == p).map(|(_, s, _)| *s))
@@ -130,7 +130,7 @@ impl Runner<'_> {
     ) -> Result<Vec<(&'static str, Finding)>, HarnessError> {
         let tree = vec![
             Entry::File {
-                path: format!("{ROOT}/inside.txt"),
+                path: format!("{ROOT}/inside.txt").into(),
                 content: Some(format!("INSIDE-{TOKEN}\n")),
             },
             Entry::File {
@@ -139,7 +139,7 @@ impl Runner<'_> {
             },
         ];
         let case = Case {
-            path: format!("{{base}}/{}", PLACES[0].2),
+            path: format!("{{base}}/{}", PLACES[0].2).into(),
             op: Op::Read,
             expect: None,
         };

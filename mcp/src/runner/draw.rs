@@ -16,7 +16,7 @@ use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 use rootguard_proptests::gen::{entry_name, Generator, TreeSpec, Variant};
-use rootguard_proptests::{kernel, Case, Entry, Op, Scenario};
+use rootguard_proptests::{kernel, Case, Entry, Op, PathBytes, Scenario};
 
 /// The root every generated scenario lists first, relative to the base.
 pub const GENERATED_ROOT: &str = "project";
@@ -81,6 +81,15 @@ fn inside_roots(rel: &str, roots: &[&str]) -> bool {
         .any(|r| rel == *r || rel.strip_prefix(r).is_some_and(|s| s.starts_with('/')))
 }
 
+/// Whether an entry's path and target are UTF-8.
+fn is_text(entry: &Entry) -> bool {
+    entry.path().is_utf8()
+        && match entry {
+            Entry::Symlink { target, .. } => target.is_utf8(),
+            _ => true,
+        }
+}
+
 /// The next generated scenario, `{base}` form, with the run's `token` in
 /// its canaries; its cases are not yet checked against the kernel.
 pub(super) fn draw(generator: &mut Generator, token: &str, number: usize) -> Scenario {
@@ -90,18 +99,27 @@ pub(super) fn draw(generator: &mut Generator, token: &str, number: usize) -> Sce
     if two_roots {
         roots.push(SECOND_ROOT);
     }
-    let generated = generator.draw(&TreeSpec::strategy()).render();
+    // MCP servers take paths as UTF-8 JSON strings: names that are not
+    // UTF-8 stay out of this phase (vet sends them, as `\udcXX`).
+    let generated: Vec<Entry> = generator
+        .draw(&TreeSpec::strategy())
+        .render()
+        .into_iter()
+        .filter(is_text)
+        .collect();
     // About half the generated tree moves into the root, so that links,
     // chains and hostile names lie inside it as well as beside it.
-    let mut tops: Vec<&str> = generated
+    let mut tops: Vec<String> = generated
         .iter()
-        .map(|e| e.path().split('/').next().unwrap_or_default())
+        .map(|e| {
+            let path = e.path().to_string_lossy();
+            path.split('/').next().unwrap_or_default().to_owned()
+        })
         .collect();
     tops.dedup();
     let moved: BTreeSet<String> = tops
         .into_iter()
         .filter(|_| generator.draw(&proptest::bool::weighted(0.5)))
-        .map(str::to_owned)
         .collect();
     let into_root = |path: &str| -> String {
         let top = path.split('/').next().unwrap_or_default();
@@ -115,16 +133,16 @@ pub(super) fn draw(generator: &mut Generator, token: &str, number: usize) -> Sce
         .into_iter()
         .map(|entry| match entry {
             Entry::Dir { path } => Entry::Dir {
-                path: into_root(&path),
+                path: into_root(&path.to_string_lossy()).into(),
             },
             Entry::File { path, content } => Entry::File {
-                path: into_root(&path),
+                path: into_root(&path.to_string_lossy()).into(),
                 content,
             },
             Entry::Symlink { path, target } => Entry::Symlink {
-                path: into_root(&path),
-                target: match target.strip_prefix("{base}/") {
-                    Some(rest) => format!("{{base}}/{}", into_root(rest)),
+                path: into_root(&path.to_string_lossy()).into(),
+                target: match target.to_string_lossy().strip_prefix("{base}/") {
+                    Some(rest) => format!("{{base}}/{}", into_root(rest)).into(),
                     None => target,
                 },
             },
@@ -132,30 +150,33 @@ pub(super) fn draw(generator: &mut Generator, token: &str, number: usize) -> Sce
         .collect();
     let mut tree: Vec<Entry> = roots
         .iter()
-        .map(|r| Entry::Dir {
-            path: (*r).to_owned(),
-        })
+        .map(|r| Entry::Dir { path: (*r).into() })
         .collect();
     if generator.draw(&proptest::bool::weighted(0.5)) {
         tree.push(Entry::File {
-            path: INSIDE_FILE.to_owned(),
+            path: INSIDE_FILE.into(),
             content: None,
         });
     }
     for entry in generated {
-        if roots.contains(&entry.path()) || tree.iter().any(|e| e.path() == entry.path()) {
+        if roots.iter().any(|r| entry.path() == r) || tree.iter().any(|e| e.path() == entry.path())
+        {
             continue;
         }
         match entry {
             Entry::Symlink { path, target } => {
                 // A host target is rooted in the base: outside is a sibling there.
+                let target = target.to_string_lossy();
                 let target = if target.starts_with('/') {
                     format!("{{base}}{target}")
                 } else {
                     target
                 };
-                if target_stays_in_base(&path, &target) {
-                    tree.push(Entry::Symlink { path, target });
+                if target_stays_in_base(&path.to_string_lossy(), &target) {
+                    tree.push(Entry::Symlink {
+                        path,
+                        target: target.into(),
+                    });
                 }
             }
             other => tree.push(other),
@@ -163,10 +184,11 @@ pub(super) fn draw(generator: &mut Generator, token: &str, number: usize) -> Sce
     }
     // Siblings of the root's name, as files and as directories.
     for _ in 0..SIBLINGS {
-        let variant =
-            generator.draw(&Variant::strategy().prop_filter("a sibling", |v| *v != Variant::Plain));
-        let name = entry_name(variant.apply(GENERATED_ROOT));
-        if tree.iter().any(|e| e.path() == name) {
+        let variant = generator.draw(&Variant::strategy().prop_filter("a sibling", |v| {
+            *v != Variant::Plain && std::str::from_utf8(&v.apply(GENERATED_ROOT.as_bytes())).is_ok()
+        }));
+        let name = PathBytes::from(entry_name(variant.apply(GENERATED_ROOT.as_bytes())));
+        if tree.iter().any(|e| *e.path() == name) {
             continue;
         }
         if generator.draw(&proptest::bool::weighted(0.7)) {
@@ -182,13 +204,15 @@ pub(super) fn draw(generator: &mut Generator, token: &str, number: usize) -> Sce
     let outside_dirs: BTreeSet<String> = tree
         .iter()
         .filter_map(|e| match e {
-            Entry::Dir { path } if !inside_roots(path, &roots) => Some(path.clone()),
+            Entry::Dir { path } if !inside_roots(&path.to_string_lossy(), &roots) => {
+                Some(path.to_string_lossy())
+            }
             _ => None,
         })
         .collect();
     for entry in &mut tree {
         if let Entry::File { path, content } = entry {
-            *content = Some(if inside_roots(path, &roots) {
+            *content = Some(if inside_roots(&path.to_string_lossy(), &roots) {
                 "inside\n".to_owned()
             } else {
                 format!("CANARY-{token}\n")
@@ -197,9 +221,9 @@ pub(super) fn draw(generator: &mut Generator, token: &str, number: usize) -> Sce
     }
     for dir in outside_dirs {
         let path = format!("{dir}/listed-{token}");
-        if !tree.iter().any(|e| e.path() == path) {
+        if !tree.iter().any(|e| *e.path() == path) {
             tree.push(Entry::File {
-                path,
+                path: path.into(),
                 content: Some(format!("CANARY-{token}\n")),
             });
         }
@@ -208,13 +232,14 @@ pub(super) fn draw(generator: &mut Generator, token: &str, number: usize) -> Sce
     let count = generator.draw(&(1usize..=6));
     let mut cases: Vec<Case> = (0..count)
         .map(|_| generator.case().render(&names))
+        .filter(|c| c.path.is_utf8())
         .collect();
     // Each sibling of the root as the final component, read.
     for entry in &tree {
-        let path = entry.path();
+        let path = entry.path().to_string_lossy();
         if !path.contains('/') && path != GENERATED_ROOT && path.starts_with("project") {
             cases.push(Case {
-                path: format!("{{base}}/{path}"),
+                path: format!("{{base}}/{path}").into(),
                 op: Op::Read,
                 expect: None,
             });
@@ -240,9 +265,12 @@ pub(super) fn callable(roots: &[String], base: &str, case: &Case, op: Op) -> boo
     }
     let real = case.path.replace("{base}", base);
     let judgement = kernel::judge(roots, real.as_bytes(), op);
+    let Some(path) = case.path.to_str() else {
+        return false;
+    };
     match judgement.target {
         Some(target) => target.starts_with(base) && target.as_os_str().len() > base.len(),
-        None => op == Op::Read && lexically_in_base(&case.path),
+        None => op == Op::Read && lexically_in_base(path),
     }
 }
 #[cfg(test)]
@@ -271,7 +299,10 @@ mod tests {
             assert_eq!(s.roots[0], "file://{base}/project");
             for e in &s.tree {
                 if let Entry::Symlink { path, target } = e {
-                    assert!(target_stays_in_base(path, target), "{path} -> {target}");
+                    assert!(
+                        target_stays_in_base(&path.to_string_lossy(), &target.to_string_lossy()),
+                        "{path} -> {target}"
+                    );
                 }
             }
         }

@@ -157,7 +157,7 @@ impl Runner<'_> {
         };
         let scenario = Scenario {
             cases: vec![Case {
-                path: c.paths[c.hostile].clone(),
+                path: c.paths[c.hostile].clone().into(),
                 op: c.op(),
                 expect: None,
             }],
@@ -257,11 +257,9 @@ impl Runner<'_> {
         let mut i = 0;
         while i < best.scenario.tree.len() && !self.stopped() {
             let path = best.scenario.tree[i].path().to_owned();
-            let is_root = best
-                .scenario
-                .roots
-                .iter()
-                .any(|r| r.strip_prefix("file://{base}/") == Some(path.as_str()));
+            let is_root = best.scenario.roots.iter().any(|r| {
+                r.strip_prefix("file://{base}/").map(str::as_bytes) == Some(path.as_bytes())
+            });
             if is_root {
                 i += 1;
                 continue;
@@ -309,7 +307,7 @@ impl Runner<'_> {
                 return Ok(Probe::Inconclusive("no case".into()));
             };
             let mut call = c.clone();
-            call.paths[call.hostile] = case.path.clone();
+            call.paths[call.hostile] = case.path.to_string();
             Ok(match self.call_alone(&mut slot, variant, &call, mode)? {
                 Some(f) if f.kind.is_escape() && outside(&f) => Probe::Shows,
                 Some(f) if f.kind.is_escape() => {

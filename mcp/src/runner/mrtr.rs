@@ -59,7 +59,7 @@ impl Runner<'_> {
         let tree: Vec<Entry> = ["a", "b", "out"]
             .iter()
             .map(|d| Entry::File {
-                path: format!("{d}/file.txt"),
+                path: format!("{d}/file.txt").into(),
                 content: Some(format!("ROOT-{d}-{TOKEN}\n")),
             })
             .collect();
@@ -194,7 +194,7 @@ impl Runner<'_> {
                     format!("a retry answering roots [b] but echoing the requestState of an earlier call made with roots [a] read a: {excerpt}")
                 };
                 let case = Case {
-                    path: format!("{{base}}/{dir}/file.txt"),
+                    path: format!("{{base}}/{dir}/file.txt").into(),
                     op: Op::Read,
                     expect: None,
                 };

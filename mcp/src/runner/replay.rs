@@ -136,7 +136,7 @@ pub fn replay(options: &Options, file: &Path) -> Result<Replayed, HarnessError> 
     let case = scenario.cases.first();
     let c = Call {
         action,
-        paths: case.map(|c| c.path.clone()).into_iter().collect(),
+        paths: case.map(|c| c.path.to_string_lossy()).into_iter().collect(),
         hostile: 0,
     };
     let base = live.materialized.base_text().to_owned();

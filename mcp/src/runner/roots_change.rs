@@ -26,7 +26,7 @@ impl Runner<'_> {
         let tree: Vec<Entry> = ["a", "b", "c"]
             .iter()
             .map(|d| Entry::File {
-                path: format!("{d}/file.txt"),
+                path: format!("{d}/file.txt").into(),
                 content: Some(format!("ROOT-{d}-{TOKEN}\n")),
             })
             .collect();
@@ -229,7 +229,7 @@ impl Runner<'_> {
         for (cut, name, found) in results {
             let finding = found.map(|(kind, evidence, dir, roots, truth)| {
                 let path = format!("{{base}}/{dir}/file.txt");
-                let mut s = self.scenario(name, &tree, &roots, Some(Case { path: path.clone(), op: Op::Read, expect: None }));
+                let mut s = self.scenario(name, &tree, &roots, Some(Case { path: path.clone().into(), op: Op::Read, expect: None }));
                 s.note = Some("roots changed mid-session (see the exchange); the case is judged under the roots in force then".into());
                 self.finding(At { name, mode, scenario: &s, materialized: &materialized }, Sighting { kind, tool: Some(tool.name.clone()), evidence, truth: Some(&truth), exchange: exchange[..cut.min(exchange.len())].to_vec() })
             });

@@ -108,7 +108,8 @@ pub(super) fn stays_in_base(scenario: &Scenario) -> bool {
     subject.target().is_some_and(|t| inside(&t))
         && scenario.tree.iter().all(|e| match e {
             Entry::Symlink { target, .. } => {
-                inside(target) || (!target.starts_with('/') && !target.contains(".."))
+                let target = target.to_string_lossy();
+                inside(&target) || (!target.starts_with('/') && !target.contains(".."))
             }
             _ => true,
         })

@@ -14,11 +14,11 @@ impl Runner<'_> {
     /// The baseline: a read inside the root must return its content.
     pub(super) fn baseline(&mut self, mode: Mode) -> Result<Attempt, HarnessError> {
         let tree = vec![Entry::File {
-            path: format!("{ROOT}/inside.txt"),
+            path: format!("{ROOT}/inside.txt").into(),
             content: Some(format!("INSIDE-{TOKEN}\n")),
         }];
         let case = Case {
-            path: format!("{{base}}/{ROOT}/inside.txt"),
+            path: format!("{{base}}/{ROOT}/inside.txt").into(),
             op: Op::Read,
             expect: None,
         };
@@ -141,7 +141,7 @@ impl Runner<'_> {
     ) -> Result<Attempt, HarnessError> {
         let (index, op) = attack.case;
         let case = Case {
-            path: attack.paths[index].clone(),
+            path: attack.paths[index].clone().into(),
             op,
             expect: None,
         };
@@ -164,7 +164,7 @@ impl Runner<'_> {
         let (index, op) = attack.case;
         let mut attack_paths = attack.paths.clone();
         if let Some(case) = scenario.cases.first() {
-            attack_paths[index] = case.path.clone();
+            attack_paths[index] = case.path.to_string();
         }
         let name = attack.name.to_string();
         let mut slot = self.table_server.take();

@@ -319,7 +319,7 @@ pub fn combination(features: &[Feature], rung: usize) -> Scenario {
         for path in paths {
             for op in [Op::Read, Op::Write] {
                 cases.push(Case {
-                    path: path.clone(),
+                    path: path.clone().into(),
                     op,
                     expect: None,
                 });
@@ -369,16 +369,14 @@ impl Tree {
 
     fn dir(&mut self, path: &str) {
         if !self.taken(path) {
-            self.entries.push(Entry::Dir {
-                path: path.to_owned(),
-            });
+            self.entries.push(Entry::Dir { path: path.into() });
         }
     }
 
     fn file(&mut self, path: &str) {
         if !self.taken(path) {
             self.entries.push(Entry::File {
-                path: path.to_owned(),
+                path: path.into(),
                 content: None,
             });
         }
@@ -387,8 +385,8 @@ impl Tree {
     fn link(&mut self, path: &str, target: &str) {
         if !self.taken(path) {
             self.entries.push(Entry::Symlink {
-                path: path.to_owned(),
-                target: target.to_owned(),
+                path: path.into(),
+                target: target.into(),
             });
         }
     }

@@ -57,7 +57,7 @@ mod uris;
 
 pub use features::{combination, covering_array, Feature, Triple, FEATURES, LADDER};
 pub use generator::Generator;
-pub use names::{entry_name, NameSpec, Variant, HOSTILE_ALPHABET, NAMES};
+pub use names::{entry_name, NameSpec, Variant, FIRST_NOT_UTF8, HOSTILE_ALPHABET, NAMES};
 pub use paths::{Pad, PadUnit, PathSpec, Separator, Start, Trailing};
 pub use pieces::{pieces, Piece, TreeNames, MAX_PIECES};
 pub use roots::{file_uri, Escape, Form, RootSpec, FIXED_ROOTS, ROOT_SUFFIXES};

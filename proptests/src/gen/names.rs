@@ -23,15 +23,110 @@ pub const NAMES: &[&str] = &[
     "cafe\u{301}",
 ];
 
-/// What makes a sibling name look like, or sort next to, another (digits,
-/// punctuation, whitespace, quotes, dots), and what means something to a
-/// URI parser (`%2e`, `%2F`, `%00`, `%25`); invisible and look-alike
-/// characters last.
-pub const HOSTILE_ALPHABET: &[&str] = &[
-    "2", "0", "1", "9", "-", "_", ".", "~", "..", " ", "!", "$", "'", "\"", "`", "#", "%", "@",
-    ":", ",", ";", "=", "+", "(", ")", "*", "?", "\\", "\t", "\n", "%2e", "%2E", "%2e%2e", "%2F",
-    "%2f", "%00", "%25", "\u{a0}", "\u{200b}", "\u{2024}", "\u{ff0e}", "\u{2215}", "\u{301}",
+/// What makes a sibling name look like, or sort next to, another: digits,
+/// then every ASCII punctuation mark but `/` (the dots, quotes and the
+/// metacharacters of shells, globs and regular expressions among them),
+/// what means something to a URI parser (`%2e`, `%2F`, `%00`, `%25`) or to
+/// a checker that unescapes twice (`\u002e`), every ASCII control
+/// character (newline, carriage return and DEL included); then invisible
+/// and look-alike characters, and last bytes that are not UTF-8 (a lone
+/// `0xFF`, a lone continuation byte, an overlong `.`, a truncated
+/// sequence, Latin-1 `é`, an encoded surrogate).
+pub const HOSTILE_ALPHABET: &[&[u8]] = &[
+    b"2",
+    b"0",
+    b"1",
+    b"9",
+    b"-",
+    b"_",
+    b".",
+    b"~",
+    b"..",
+    b" ",
+    b"!",
+    b"$",
+    b"'",
+    b"\"",
+    b"`",
+    b"#",
+    b"%",
+    b"@",
+    b":",
+    b",",
+    b";",
+    b"=",
+    b"+",
+    b"(",
+    b")",
+    b"*",
+    b"?",
+    b"\\",
+    b"&",
+    b"|",
+    b"<",
+    b">",
+    b"[",
+    b"]",
+    b"{",
+    b"}",
+    b"^",
+    b"%2e",
+    b"%2E",
+    b"%2e%2e",
+    b"%2F",
+    b"%2f",
+    b"%00",
+    b"%25",
+    b"\\u002e",
+    b"\\u002e\\u002e",
+    b"\t",
+    b"\n",
+    b"\r",
+    b"\x01",
+    b"\x02",
+    b"\x03",
+    b"\x04",
+    b"\x05",
+    b"\x06",
+    b"\x07",
+    b"\x08",
+    b"\x0b",
+    b"\x0c",
+    b"\x0e",
+    b"\x0f",
+    b"\x10",
+    b"\x11",
+    b"\x12",
+    b"\x13",
+    b"\x14",
+    b"\x15",
+    b"\x16",
+    b"\x17",
+    b"\x18",
+    b"\x19",
+    b"\x1a",
+    b"\x1b",
+    b"\x1c",
+    b"\x1d",
+    b"\x1e",
+    b"\x1f",
+    b"\x7f",
+    "\u{a0}".as_bytes(),
+    "\u{200b}".as_bytes(),
+    "\u{2024}".as_bytes(),
+    "\u{ff0e}".as_bytes(),
+    "\u{2215}".as_bytes(),
+    "\u{301}".as_bytes(),
+    b"\xff",
+    b"\x80",
+    b"\xc0\xae",
+    b"\xc3",
+    b"\xe9",
+    b"\xed\xa0\x80",
 ];
+
+/// Where the bytes that are not UTF-8 begin in [`HOSTILE_ALPHABET`].
+pub const FIRST_NOT_UTF8: usize = HOSTILE_ALPHABET.len() - 6;
 
 /// At most this many affixes of [`HOSTILE_ALPHABET`] make a suffix or prefix.
 const MAX_AFFIXES: usize = 3;
@@ -85,75 +180,92 @@ impl Variant {
     }
 
     /// The variant of `name`, as it is: it may be empty, `.` or `..`, or
-    /// hold `/` or NUL (see [`entry_name`]).
+    /// hold `/` or NUL (see [`entry_name`]). Variants of letters change the
+    /// UTF-8 parts of a name and keep its other bytes.
     ///
     /// # Examples
     ///
     /// ```
     /// use rootguard_proptests::gen::Variant;
     ///
-    /// assert_eq!(Variant::Suffix(vec![0]).apply("project"), "project2");
-    /// assert_eq!(Variant::Nfd.apply("café"), "cafe\u{301}");
+    /// assert_eq!(Variant::Suffix(vec![0]).apply(b"project"), b"project2");
+    /// assert_eq!(Variant::Nfd.apply("café".as_bytes()), "cafe\u{301}".as_bytes());
+    /// assert_eq!(Variant::Upper.apply(b"a\xffb"), b"A\xffB");
     /// ```
-    pub fn apply(&self, name: &str) -> String {
+    pub fn apply(&self, name: &[u8]) -> Vec<u8> {
         match self {
             Variant::Plain => name.to_owned(),
-            Variant::Suffix(affixes) => format!("{name}{}", affix(affixes)),
-            Variant::Prefix(affixes) => format!("{}{name}", affix(affixes)),
-            Variant::Upper => name.to_uppercase(),
+            Variant::Suffix(affixes) => [name, &affix(affixes)].concat(),
+            Variant::Prefix(affixes) => [&affix(affixes), name].concat(),
+            Variant::Upper => map_text(name, str::to_uppercase),
             Variant::Capitalized => {
-                let mut chars = name.chars();
-                chars
-                    .next()
-                    .map(|c| c.to_uppercase().chain(chars).collect())
-                    .unwrap_or_default()
-            }
-            Variant::Fullwidth => name
-                .chars()
-                .map(|c| {
-                    if c.is_ascii_graphic() {
-                        char::from_u32(c as u32 + 0xfee0).unwrap_or(c)
-                    } else {
-                        c
+                let mut first = true;
+                map_text(name, |text| {
+                    let mut chars = text.chars();
+                    match chars.next() {
+                        Some(c) if std::mem::take(&mut first) => {
+                            c.to_uppercase().chain(chars).collect()
+                        }
+                        _ => text.to_owned(),
                     }
                 })
-                .collect(),
-            Variant::Homoglyph => name
-                .chars()
-                .map(|c| match c {
-                    'a' => 'а',
-                    'c' => 'с',
-                    'e' => 'е',
-                    'o' => 'о',
-                    'p' => 'р',
-                    'x' => 'х',
-                    other => other,
-                })
-                .collect(),
-            Variant::Nfc => accent(name, false),
-            Variant::Nfd => accent(name, true),
+            }
+            Variant::Fullwidth => map_text(name, |text| {
+                text.chars()
+                    .map(|c| {
+                        if c.is_ascii_graphic() {
+                            char::from_u32(c as u32 + 0xfee0).unwrap_or(c)
+                        } else {
+                            c
+                        }
+                    })
+                    .collect()
+            }),
+            Variant::Homoglyph => map_text(name, |text| {
+                text.chars()
+                    .map(|c| match c {
+                        'a' => 'а',
+                        'c' => 'с',
+                        'e' => 'е',
+                        'o' => 'о',
+                        'p' => 'р',
+                        'x' => 'х',
+                        other => other,
+                    })
+                    .collect()
+            }),
+            Variant::Nfc => accent(&String::from_utf8_lossy(name), false).into_bytes(),
+            Variant::Nfd => accent(&String::from_utf8_lossy(name), true).into_bytes(),
             Variant::Long(n) => {
                 let len = 250 + usize::from(*n) % 11;
                 let mut out = name.to_owned();
-                while out.len() < len {
-                    out.push('l');
-                }
+                out.resize(len.max(name.len()), b'l');
                 out
             }
-            Variant::Text(text) => text.chars().take(MAX_TEXT).collect(),
+            Variant::Text(text) => text.chars().take(MAX_TEXT).collect::<String>().into_bytes(),
         }
     }
+}
+
+/// `name` with `f` applied to each run of valid UTF-8, other bytes kept.
+fn map_text(name: &[u8], mut f: impl FnMut(&str) -> String) -> Vec<u8> {
+    let mut out = Vec::with_capacity(name.len());
+    for chunk in name.utf8_chunks() {
+        out.extend(f(chunk.valid()).into_bytes());
+        out.extend(chunk.invalid());
+    }
+    out
 }
 
 fn affixes() -> impl Strategy<Value = Vec<u8>> {
     vec(pool_index(HOSTILE_ALPHABET), 1..=MAX_AFFIXES)
 }
 
-fn affix(affixes: &[u8]) -> String {
+fn affix(affixes: &[u8]) -> Vec<u8> {
     affixes
         .iter()
         .take(MAX_AFFIXES)
-        .map(|&i| *pick(HOSTILE_ALPHABET, i))
+        .flat_map(|&i| pick(HOSTILE_ALPHABET, i).iter().copied())
         .collect()
 }
 
@@ -195,27 +307,27 @@ fn accent(name: &str, decomposed: bool) -> String {
 
 /// `name` made a name the format accepts in a tree: `/` and NUL become
 /// `_`, and a name that is empty, `.`, `..` or over 255 bytes gets cut to
-/// 200 characters and a `_`.
+/// 200 bytes and a `_`.
 ///
 /// # Examples
 ///
 /// ```
 /// use rootguard_proptests::gen::entry_name;
 ///
-/// assert_eq!(entry_name("a/b".to_owned()), "a_b");
-/// assert_eq!(entry_name("..".to_owned()), ".._");
+/// assert_eq!(entry_name(b"a/b".to_vec()), b"a_b");
+/// assert_eq!(entry_name(b"..".to_vec()), b".._");
 /// ```
-pub fn entry_name(name: String) -> String {
-    let name = if name.contains(['/', '\0']) {
-        name.replace(['/', '\0'], "_")
-    } else {
-        name
-    };
-    if name.is_empty() || name == "." || name == ".." || name.len() > 255 {
-        format!("{}_", name.chars().take(200).collect::<String>())
-    } else {
-        name
+pub fn entry_name(mut name: Vec<u8>) -> Vec<u8> {
+    for b in &mut name {
+        if matches!(*b, b'/' | b'\0') {
+            *b = b'_';
+        }
     }
+    if name.is_empty() || name == b"." || name == b".." || name.len() > 255 {
+        name.truncate(200);
+        name.push(b'_');
+    }
+    name
 }
 
 /// A name from [`NAMES`], or a hostile sibling of one.
@@ -237,13 +349,14 @@ impl NameSpec {
         (pool_index(NAMES), variant).prop_map(|(pool, variant)| NameSpec { pool, variant })
     }
 
-    /// The name, as it is (a path piece may be any text).
-    pub fn render(&self) -> String {
-        self.variant.apply(pick::<&str>(NAMES, self.pool))
+    /// The name, as it is (a path piece may be any bytes).
+    pub fn render(&self) -> Vec<u8> {
+        self.variant
+            .apply(pick::<&str>(NAMES, self.pool).as_bytes())
     }
 
     /// The name made valid in a tree ([`entry_name`]).
-    pub fn render_entry_name(&self) -> String {
+    pub fn render_entry_name(&self) -> Vec<u8> {
         entry_name(self.render())
     }
 }
@@ -252,49 +365,111 @@ impl NameSpec {
 mod tests {
     use super::*;
 
+    fn apply(v: Variant, name: &str) -> String {
+        String::from_utf8(v.apply(name.as_bytes())).expect("UTF-8 in, UTF-8 out")
+    }
+
     #[test]
     fn variants_of_a_name() {
-        assert_eq!(Variant::Suffix(vec![0]).apply("project"), "project2");
-        assert_eq!(Variant::Suffix(vec![]).apply("project"), "project");
-        assert_eq!(Variant::Prefix(vec![4, 4]).apply("a"), "--a");
-        assert_eq!(Variant::Upper.apply("café"), "CAFÉ");
-        assert_eq!(Variant::Capitalized.apply("project"), "Project");
-        assert_eq!(Variant::Fullwidth.apply("ab"), "ａｂ");
+        assert_eq!(apply(Variant::Suffix(vec![0]), "project"), "project2");
+        assert_eq!(apply(Variant::Suffix(vec![]), "project"), "project");
+        assert_eq!(apply(Variant::Prefix(vec![4, 4]), "a"), "--a");
+        assert_eq!(apply(Variant::Upper, "café"), "CAFÉ");
+        assert_eq!(apply(Variant::Capitalized, "project"), "Project");
+        assert_eq!(apply(Variant::Fullwidth, "ab"), "ａｂ");
         assert_eq!(
-            Variant::Homoglyph.apply("project"),
+            apply(Variant::Homoglyph, "project"),
             "\u{440}r\u{43e}j\u{435}\u{441}t"
         );
-        assert_eq!(Variant::Nfc.apply("café"), "café");
-        assert_eq!(Variant::Nfd.apply("café"), "cafe\u{301}");
-        assert_ne!(Variant::Nfc.apply("a"), Variant::Nfd.apply("a"));
-        assert_eq!(Variant::Long(5).apply("a").len(), 255);
-        assert_eq!(Variant::Long(10).apply("a").len(), 260);
-        assert_eq!(Variant::Text("x".repeat(30)).apply("a").len(), 24);
+        assert_eq!(apply(Variant::Nfc, "café"), "café");
+        assert_eq!(apply(Variant::Nfd, "café"), "cafe\u{301}");
+        assert_ne!(apply(Variant::Nfc, "a"), apply(Variant::Nfd, "a"));
+        assert_eq!(Variant::Long(5).apply(b"a").len(), 255);
+        assert_eq!(Variant::Long(10).apply(b"a").len(), 260);
+        assert_eq!(Variant::Text("x".repeat(30)).apply(b"a").len(), 24);
+    }
+
+    #[test]
+    fn variants_keep_bytes_that_are_not_utf8() {
+        assert_eq!(Variant::Capitalized.apply(b"\xffab\xfecd"), b"\xffAb\xfecd");
+        assert_eq!(Variant::Fullwidth.apply(b"\xe9"), b"\xe9");
+        let last = u8::try_from(HOSTILE_ALPHABET.len() - 1).unwrap();
+        assert_eq!(Variant::Suffix(vec![last]).apply(b"a"), b"a\xed\xa0\x80");
     }
 
     #[test]
     fn entry_names_are_valid() {
-        for name in ["", ".", "..", "a/b", "a\0", &"l".repeat(260)] {
-            let valid = entry_name(name.to_owned());
+        for name in [
+            &b""[..],
+            b".",
+            b"..",
+            b"a/b",
+            b"a\0",
+            &[b'l'; 260],
+            b"\xff/",
+        ] {
+            let valid = entry_name(name.to_vec());
             assert!(
                 !valid.is_empty()
-                    && valid != "."
-                    && valid != ".."
-                    && !valid.contains(['/', '\0'])
+                    && valid != b"."
+                    && valid != b".."
+                    && !valid.contains(&b'/')
+                    && !valid.contains(&0)
                     && valid.len() <= 255,
                 "{valid:?}"
             );
         }
-        assert_eq!(entry_name("café".to_owned()), "café");
+        assert_eq!(entry_name("café".into()), "café".as_bytes());
+    }
+
+    #[test]
+    fn the_whole_alphabet_of_names() {
+        let bytes: Vec<u8> = HOSTILE_ALPHABET
+            .iter()
+            .flat_map(|a| a.iter().copied())
+            .collect();
+        for b in (1u8..=0x1f).chain([0x7f]) {
+            assert!(
+                HOSTILE_ALPHABET.contains(&&[b][..]),
+                "control {b:#04x} alone"
+            );
+        }
+        for b in (0x21u8..=0x7e).filter(|b| b.is_ascii_punctuation() && *b != b'/') {
+            assert!(
+                HOSTILE_ALPHABET.contains(&&[b][..]),
+                "{:?} alone",
+                b as char
+            );
+        }
+        assert!(!bytes.contains(&b'/') && !bytes.contains(&0));
+        for b in [0xff, 0x80, 0xe9] {
+            assert!(HOSTILE_ALPHABET.contains(&&[b][..]), "{b:#04x} alone");
+        }
     }
 
     #[test]
     fn the_plainest_names_come_first() {
         assert_eq!(&NAMES[..3], ["a", "b", "project"]);
-        assert_eq!(HOSTILE_ALPHABET[0], "2");
+        assert_eq!(HOSTILE_ALPHABET[0], b"2");
         let first_non_ascii = NAMES.iter().position(|n| !n.is_ascii()).unwrap();
         assert!(NAMES[first_non_ascii..].iter().all(|n| !n.is_ascii()));
         let first = HOSTILE_ALPHABET.iter().position(|n| !n.is_ascii()).unwrap();
         assert!(HOSTILE_ALPHABET[first..].iter().all(|n| !n.is_ascii()));
+        let first_control = HOSTILE_ALPHABET
+            .iter()
+            .position(|n| n[0].is_ascii_control())
+            .unwrap();
+        assert!(HOSTILE_ALPHABET[..first_control]
+            .iter()
+            .all(|n| n.iter().all(|b| b.is_ascii_graphic() || *b == b' ')));
+        assert!(HOSTILE_ALPHABET[first_control..first]
+            .iter()
+            .all(|n| n.iter().all(u8::is_ascii_control)));
+        assert!(HOSTILE_ALPHABET[..FIRST_NOT_UTF8]
+            .iter()
+            .all(|n| std::str::from_utf8(n).is_ok()));
+        assert!(HOSTILE_ALPHABET[FIRST_NOT_UTF8..]
+            .iter()
+            .all(|n| std::str::from_utf8(n).is_err()));
     }
 }

@@ -240,7 +240,7 @@ impl PathSpec {
             let unit: Vec<u8> = match self.pad.unit {
                 PadUnit::DotSlash => b"/.".to_vec(),
                 PadUnit::Slash => b"/".to_vec(),
-                PadUnit::NameDotDot(i) => format!("/{}/..", names.name(i)).into(),
+                PadUnit::NameDotDot(i) => [b"/", names.name(i), b"/.."].concat(),
             };
             let budget = usize::from(self.pad.count) % PAD_BUDGET;
             out.extend(unit.repeat(budget / unit.len()));
@@ -277,15 +277,14 @@ impl PathSpec {
     }
 
     /// The path as a scenario's case path: text (lossy), absolute.
-    pub(crate) fn render_case_path(&self, names: &TreeNames) -> String {
-        let path =
-            String::from_utf8_lossy(&self.render(crate::BASE_PLACEHOLDER, names)).into_owned();
+    pub(crate) fn render_case_path(&self, names: &TreeNames) -> crate::PathBytes {
+        let path = self.render(crate::BASE_PLACEHOLDER, names);
         // The format wants absolute case paths; a relative one is the
         // lexical target's business.
-        if path.starts_with('/') || path.starts_with(crate::BASE_PLACEHOLDER) {
-            path
+        if path.starts_with(b"/") || path.starts_with(crate::BASE_PLACEHOLDER.as_bytes()) {
+            path.into()
         } else {
-            format!("/{path}")
+            [&b"/"[..], &path].concat().into()
         }
     }
 }

@@ -102,9 +102,9 @@ pub fn pieces() -> impl Strategy<Value = Vec<Piece>> {
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TreeNames {
-    paths: Vec<String>,
-    dirs: Vec<String>,
-    chain_heads: Vec<String>,
+    paths: Vec<Vec<u8>>,
+    dirs: Vec<Vec<u8>>,
+    chain_heads: Vec<Vec<u8>>,
 }
 
 impl TreeNames {
@@ -112,11 +112,11 @@ impl TreeNames {
     /// implied by a deeper entry), and the chain's first links `k1` to `k3`
     /// where they exist.
     pub fn of(tree: &[Entry]) -> TreeNames {
-        let paths: Vec<String> = tree.iter().map(|e| e.path().to_owned()).collect();
-        let chain_heads = ["k1", "k2", "k3"]
+        let paths: Vec<Vec<u8>> = tree.iter().map(|e| e.path().as_bytes().to_vec()).collect();
+        let chain_heads = [b"k1", b"k2", b"k3"]
             .iter()
             .filter(|k| paths.iter().any(|p| p == *k))
-            .map(|k| (*k).to_owned())
+            .map(|k| k.to_vec())
             .collect();
         TreeNames {
             dirs: directories(tree),
@@ -127,7 +127,7 @@ impl TreeNames {
 
     /// Names of a tree being rendered: the paths placed so far and the
     /// directories made so far.
-    pub(crate) fn placed(paths: Vec<String>, dirs: Vec<String>) -> TreeNames {
+    pub(crate) fn placed(paths: Vec<Vec<u8>>, dirs: Vec<Vec<u8>>) -> TreeNames {
         TreeNames {
             paths,
             dirs,
@@ -136,24 +136,24 @@ impl TreeNames {
     }
 
     /// Entry path `i` (modulo their number); a pool name when there is none.
-    pub(crate) fn path(&self, i: u8) -> &str {
+    pub(crate) fn path(&self, i: u8) -> &[u8] {
         if self.paths.is_empty() {
-            return pick::<&str>(NAMES, i);
+            return pick::<&str>(NAMES, i).as_bytes();
         }
-        pick(&self.paths, i).as_str()
+        pick(&self.paths, i).as_slice()
     }
 
     /// The last name of entry path `i`.
-    pub(crate) fn name(&self, i: u8) -> &str {
+    pub(crate) fn name(&self, i: u8) -> &[u8] {
         let path = self.path(i);
-        path.rsplit('/').next().unwrap_or(path)
+        path.rsplit(|&b| b == b'/').next().unwrap_or(path)
     }
 
-    fn dir(&self, i: u8) -> &str {
+    fn dir(&self, i: u8) -> &[u8] {
         if self.dirs.is_empty() {
-            return ".";
+            return b".";
         }
-        pick(&self.dirs, i).as_str()
+        pick(&self.dirs, i).as_slice()
     }
 
     /// One piece, as bytes.
@@ -162,12 +162,12 @@ impl TreeNames {
             Piece::EntryPath(i) => self.path(*i).into(),
             Piece::DirPath(i) => self.dir(*i).into(),
             Piece::ChainHead(i) if !self.chain_heads.is_empty() => {
-                pick(&self.chain_heads, *i).as_bytes().to_vec()
+                pick(&self.chain_heads, *i).clone()
             }
             Piece::ChainHead(i) => self.path(*i).into(),
             Piece::EntryName(i) => self.name(*i).into(),
-            Piece::EntrySibling(i, v) => v.apply(self.name(*i)).into_bytes(),
-            Piece::Name(spec) => spec.render().into_bytes(),
+            Piece::EntrySibling(i, v) => v.apply(self.name(*i)),
+            Piece::Name(spec) => spec.render(),
             Piece::Dot => b".".to_vec(),
             Piece::DotDot => b"..".to_vec(),
             Piece::Empty => Vec::new(),
@@ -187,23 +187,18 @@ impl TreeNames {
         }
         out
     }
-
-    /// [`TreeNames::join`] as text (lossy).
-    pub(crate) fn join_text(&self, pieces: &[Piece]) -> String {
-        String::from_utf8_lossy(&self.join(pieces)).into_owned()
-    }
 }
 
 /// Every directory of a tree, explicit or implied by a deeper entry.
-fn directories(tree: &[Entry]) -> Vec<String> {
+fn directories(tree: &[Entry]) -> Vec<Vec<u8>> {
     let mut dirs = BTreeSet::new();
     for entry in tree {
         if let Entry::Dir { path } = entry {
-            dirs.insert(path.clone());
+            dirs.insert(path.as_bytes().to_vec());
         }
-        let path = entry.path();
-        for (i, _) in path.match_indices('/') {
-            dirs.insert(path[..i].to_owned());
+        let path = entry.path().as_bytes();
+        for (i, _) in path.iter().enumerate().filter(|(_, &b)| b == b'/') {
+            dirs.insert(path[..i].to_vec());
         }
     }
     dirs.into_iter().collect()

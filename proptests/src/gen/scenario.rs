@@ -65,7 +65,7 @@ impl CaseSpec {
     /// let names = TreeNames::of(&[Entry::Dir { path: "project".into() }]);
     /// let mut generator = Generator::new(7);
     /// let case = generator.case().render(&names);
-    /// assert!(case.path.starts_with('/') || case.path.starts_with("{base}"));
+    /// assert!(case.path.starts_with("/") || case.path.starts_with("{base}"));
     /// ```
     pub fn render(&self, names: &TreeNames) -> Case {
         Case {

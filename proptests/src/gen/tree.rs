@@ -69,37 +69,37 @@ impl TargetSpec {
     }
 
     /// The target of the link at `link` (a path relative to the base).
-    fn render(&self, link: &str, names: &TreeNames) -> String {
-        let text = match self {
+    fn render(&self, link: &[u8], names: &TreeNames) -> Vec<u8> {
+        let mut text = match self {
             TargetSpec::Relative(pieces, slash) => {
-                let joined = names.join_text(pieces);
+                let mut joined = names.join(pieces);
                 if *slash {
-                    format!("{joined}/")
-                } else {
-                    joined
+                    joined.push(b'/');
                 }
+                joined
             }
-            TargetSpec::BaseAbsolute(pieces) => format!("{{base}}/{}", names.join_text(pieces)),
-            TargetSpec::Host(i) => (*pick(HOST_TARGETS, *i)).to_owned(),
-            TargetSpec::SelfLoop => link.rsplit('/').next().unwrap_or(link).to_owned(),
-            TargetSpec::Entry(i, true) => format!("{{base}}/{}", names.path(*i)),
+            TargetSpec::BaseAbsolute(pieces) => [b"{base}/", &names.join(pieces)[..]].concat(),
+            TargetSpec::Host(i) => pick(HOST_TARGETS, *i).as_bytes().to_vec(),
+            TargetSpec::SelfLoop => link.rsplit(|&b| b == b'/').next().unwrap_or(link).to_vec(),
+            TargetSpec::Entry(i, true) => [b"{base}/", names.path(*i)].concat(),
             TargetSpec::Entry(i, false) => {
-                format!(
-                    "{}{}",
-                    "../".repeat(link.matches('/').count()),
-                    names.path(*i)
-                )
+                let depth = link.iter().filter(|&&b| b == b'/').count();
+                ["../".repeat(depth).as_bytes(), names.path(*i)].concat()
             }
-            TargetSpec::Climb(n, piece) => format!(
-                "{}{}",
-                "../".repeat(1 + usize::from(*n) % 4),
-                String::from_utf8_lossy(&names.render(piece))
-            ),
+            TargetSpec::Climb(n, piece) => [
+                "../".repeat(1 + usize::from(*n) % 4).as_bytes(),
+                &names.render(piece),
+            ]
+            .concat(),
         };
         // The format refuses an empty target or a NUL; `.` is the closest kin.
-        let text = text.replace('\0', "_");
+        for b in &mut text {
+            if *b == 0 {
+                *b = b'_';
+            }
+        }
         if text.is_empty() {
-            ".".to_owned()
+            b".".to_vec()
         } else {
             text
         }
@@ -212,16 +212,16 @@ impl TreeSpec {
     /// assert!(tree.is_empty() && validate_tree(&tree).is_ok());
     /// ```
     pub fn render(&self) -> Vec<Entry> {
-        let mut dirs = vec![String::new()];
+        let mut dirs: Vec<Vec<u8>> = vec![Vec::new()];
         let mut used = BTreeSet::new();
-        let mut placed: Vec<(String, &KindSpec)> = Vec::new();
+        let mut placed: Vec<(Vec<u8>, &KindSpec)> = Vec::new();
         for spec in self.entries.iter().take(MAX_ENTRIES) {
             let parent = pick(&dirs, spec.parent);
             let name = spec.name.render_entry_name();
             let path = if parent.is_empty() {
                 name
             } else {
-                format!("{parent}/{name}")
+                [&parent[..], b"/", &name].concat()
             };
             if !used.insert(path.clone()) {
                 continue;
@@ -231,28 +231,30 @@ impl TreeSpec {
             }
             placed.push((path, &spec.kind));
         }
-        let chain_names: Vec<String> = match &self.chain {
+        let chain_names: Vec<Vec<u8>> = match &self.chain {
             Some(chain) => (1..=chain.links())
-                .map(|i| format!("k{i}"))
+                .map(|i| format!("k{i}").into_bytes())
                 .filter(|n| !used.contains(n))
                 .collect(),
             None => Vec::new(),
         };
-        let placed_paths: Vec<String> = placed.iter().map(|(p, _)| p.clone()).collect();
+        let placed_paths: Vec<Vec<u8>> = placed.iter().map(|(p, _)| p.clone()).collect();
         let mut paths = placed_paths.clone();
         paths.extend(chain_names.iter().cloned());
         let names = TreeNames::placed(paths, dirs[1..].to_vec());
         let mut tree: Vec<Entry> = placed
             .iter()
             .map(|(path, kind)| match kind {
-                KindSpec::Dir => Entry::Dir { path: path.clone() },
+                KindSpec::Dir => Entry::Dir {
+                    path: path.clone().into(),
+                },
                 KindSpec::File => Entry::File {
-                    path: path.clone(),
+                    path: path.clone().into(),
                     content: None,
                 },
                 KindSpec::Link(target) => Entry::Symlink {
-                    path: path.clone(),
-                    target: target.render(path, &names),
+                    path: path.clone().into(),
+                    target: target.render(path, &names).into(),
                 },
             })
             .collect();
@@ -265,8 +267,8 @@ impl TreeSpec {
                     None => chain.end.render(link, &off_chain),
                 };
                 tree.push(Entry::Symlink {
-                    path: link.clone(),
-                    target,
+                    path: link.clone().into(),
+                    target: target.into(),
                 });
             }
         }

@@ -134,7 +134,7 @@ mod tests {
         let tree: Vec<Entry> = dirs
             .into_iter()
             .map(|d| Entry::Dir {
-                path: String::from_utf8(d).expect("ASCII names"),
+                path: String::from_utf8(d).expect("ASCII names").into(),
             })
             .collect();
         let fs = ModelFs::new(&tree, Path::new("/"), Outside::Absent).expect("a valid tree");

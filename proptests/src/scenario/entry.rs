@@ -3,6 +3,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use serde::Deserializer;
+
+use super::bytes::field;
+use super::PathBytes;
+
 /// One entry of a scenario's tree. `path` is relative to the base.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(try_from = "RawEntry", into = "RawEntry")]
@@ -10,27 +15,27 @@ pub enum Entry {
     /// A directory.
     Dir {
         /// Relative to the base, `/`-separated.
-        path: String,
+        path: PathBytes,
     },
     /// A regular file, empty unless `content` is given.
     File {
         /// Relative to the base, `/`-separated.
-        path: String,
+        path: PathBytes,
         /// The file's contents.
         content: Option<String>,
     },
     /// A symbolic link holding `target` verbatim.
     Symlink {
         /// Relative to the base, `/`-separated.
-        path: String,
+        path: PathBytes,
         /// Written into the link as is (after `{base}` substitution).
-        target: String,
+        target: PathBytes,
     },
 }
 
 impl Entry {
     /// The entry's path, relative to the base.
-    pub fn path(&self) -> &str {
+    pub fn path(&self) -> &PathBytes {
         match self {
             Entry::Dir { path } | Entry::File { path, .. } | Entry::Symlink { path, .. } => path,
         }
@@ -52,17 +57,43 @@ impl Entry {
 #[derive(Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawEntry {
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    dir: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    file: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "dir_field"
+    )]
+    dir: Option<PathBytes>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "file_field"
+    )]
+    file: Option<PathBytes>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     content: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    symlink: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    target: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "symlink_field"
+    )]
+    symlink: Option<PathBytes>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "target_field"
+    )]
+    target: Option<PathBytes>,
 }
+
+macro_rules! named_field {
+    ($($fn:ident: $name:literal),*) => {$(
+        fn $fn<'de, D: Deserializer<'de>>(d: D) -> Result<Option<PathBytes>, D::Error> {
+            field(d, $name).map(Some)
+        }
+    )*};
+}
+
+named_field!(dir_field: "dir", file_field: "file", symlink_field: "symlink", target_field: "target");
 
 impl TryFrom<RawEntry> for Entry {
     type Error = String;

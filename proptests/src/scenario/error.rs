@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use super::PathBytes;
+
 /// A scenario document that cannot be used, and why.
 #[derive(Debug)]
 pub enum ScenarioError {
@@ -29,7 +31,7 @@ pub enum ScenarioError {
         /// The entry's index in `tree`.
         index: usize,
         /// The entry's path as written.
-        path: String,
+        path: PathBytes,
         /// The rule it breaks.
         error: EntryError,
     },
@@ -93,7 +95,7 @@ pub enum CaseError {
     /// The path is not absolute once `{base}` is substituted.
     NotAbsolute {
         /// The path as written.
-        path: String,
+        path: PathBytes,
     },
 }
 

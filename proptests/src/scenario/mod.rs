@@ -2,12 +2,14 @@
 //! a list of roots, and queries with their expected verdicts.
 
 mod base;
+mod bytes;
 mod entry;
 mod error;
 mod validate;
 
 pub(crate) use base::substitute_base_bytes;
 pub use base::{substitute_base, BASE_PLACEHOLDER};
+pub use bytes::{from_wtf8, write_json_string, PathBytes};
 pub use entry::Entry;
 pub use error::{CaseError, EntryError, ScenarioError};
 pub use validate::validate_tree;
@@ -62,13 +64,19 @@ pub struct Scenario {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Case {
-    /// An absolute path once `{base}` is substituted; never a URI.
-    pub path: String,
+    /// An absolute path once `{base}` is substituted; never a URI. Any
+    /// bytes (`\udcXX` in JSON for a byte that is not UTF-8).
+    #[serde(deserialize_with = "case_path")]
+    pub path: PathBytes,
     /// The operation.
     pub op: Op,
     /// The expected truth; absent in an unlabelled query.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expect: Option<Expect>,
+}
+
+fn case_path<'de, D: serde::Deserializer<'de>>(d: D) -> Result<PathBytes, D::Error> {
+    bytes::field(d, "path")
 }
 
 /// The operation a query asks about (semantics.md section 2).
@@ -155,6 +163,51 @@ impl Scenario {
         validate::validate_scenario(self)
     }
 
+    /// Whether every tree path, link target and case path is UTF-8.
+    pub fn is_utf8(&self) -> bool {
+        self.tree.iter().all(|e| {
+            e.path().is_utf8()
+                && match e {
+                    Entry::Symlink { target, .. } => target.is_utf8(),
+                    _ => true,
+                }
+        }) && self.cases.iter().all(|c| c.path.is_utf8())
+    }
+
+    /// The scenario with every path shown as text, each byte that is not
+    /// UTF-8 written `\xHH` ([`PathBytes`]'s `Display`): for writers that
+    /// hold only text (a `serde_json::Value`); the scenario-format JSON of
+    /// [`Document::to_json`] is the lossless form.
+    pub fn shown(&self) -> Scenario {
+        let shown = |p: &PathBytes| PathBytes::from(p.to_string());
+        Scenario {
+            tree: self
+                .tree
+                .iter()
+                .map(|e| match e {
+                    Entry::Dir { path } => Entry::Dir { path: shown(path) },
+                    Entry::File { path, content } => Entry::File {
+                        path: shown(path),
+                        content: content.clone(),
+                    },
+                    Entry::Symlink { path, target } => Entry::Symlink {
+                        path: shown(path),
+                        target: shown(target),
+                    },
+                })
+                .collect(),
+            cases: self
+                .cases
+                .iter()
+                .map(|c| Case {
+                    path: shown(&c.path),
+                    ..c.clone()
+                })
+                .collect(),
+            ..self.clone()
+        }
+    }
+
     /// The scenario with `{base}` replaced by `base` in roots, case paths and
     /// symlink targets, and nowhere else.
     ///
@@ -185,7 +238,7 @@ impl Scenario {
                 .map(|entry| match entry {
                     Entry::Symlink { path, target } => Entry::Symlink {
                         path: path.clone(),
-                        target: substitute_base(target, base),
+                        target: target.replace(BASE_PLACEHOLDER, base),
                     },
                     other => other.clone(),
                 })
@@ -199,7 +252,7 @@ impl Scenario {
                 .cases
                 .iter()
                 .map(|case| Case {
-                    path: substitute_base(&case.path, base),
+                    path: case.path.replace(BASE_PLACEHOLDER, base),
                     op: case.op,
                     expect: case.expect,
                 })
@@ -240,6 +293,85 @@ mod tests {
         let json = parsed.to_json();
         assert!(!json.contains("null"), "absent fields are left out: {json}");
         assert_eq!(Document::from_json(&json).expect("round trips"), parsed);
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_round_trip_as_surrogate_escapes() {
+        let text = doc(&scenario(
+            "s",
+            r#"{"dir": "caf\udce9"}, {"symlink": "caf\udce9/l\udcff\n", "target": "../\udc80x"}"#,
+            r#"{"path": "{base}/caf\udce9/l\udcff\n", "op": "write", "expect": "outside"}, {"path": "/x\u0000\udcc3", "op": "read"}"#,
+        ));
+        let parsed = Document::from_json(&text).expect("valid");
+        let s = &parsed.scenarios[0];
+        assert_eq!(s.tree[0].path(), &b"caf\xe9"[..]);
+        assert_eq!(
+            s.tree[1],
+            Entry::Symlink {
+                path: b"caf\xe9/l\xff\n".to_vec().into(),
+                target: b"../\x80x".to_vec().into()
+            }
+        );
+        assert_eq!(s.cases[1].path, &b"/x\0\xc3"[..]);
+        assert!(!s.is_utf8());
+        let json = parsed.to_json();
+        assert!(
+            json.contains(r#""caf\udce9/l\udcff\n""#) && json.contains(r#""/x\u0000\udcc3""#),
+            "{json}"
+        );
+        assert_eq!(Document::from_json(&json).expect("round trips"), parsed);
+        let shown = s.shown();
+        assert_eq!(
+            shown.cases[0].path,
+            r"{base}/caf\xe9/l\xff".to_owned() + "\n"
+        );
+        assert!(shown.is_utf8());
+    }
+
+    #[test]
+    fn escapes_that_stand_for_no_byte_name_their_field() {
+        for (field, text) in [
+            ("dir", doc(&scenario("s", r#"{"dir": "a\udc41"}"#, ""))),
+            ("file", doc(&scenario("s", r#"{"file": "\ud800"}"#, ""))),
+            (
+                "target",
+                doc(&scenario(
+                    "s",
+                    r#"{"symlink": "l", "target": "\udfff"}"#,
+                    "",
+                )),
+            ),
+            (
+                "path",
+                doc(&scenario("s", "", r#"{"path": "/\udc00", "op": "read"}"#)),
+            ),
+        ] {
+            let e = error(&text).to_string();
+            assert!(
+                e.contains(&format!("field \"{field}\"")) && e.contains("stands for no byte"),
+                "{field}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_corpus_file_reads_and_writes_as_before() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/scenarios");
+        let mut read = 0;
+        for entry in std::fs::read_dir(dir).expect("the corpus") {
+            let path = entry.expect("an entry").path();
+            if path.extension().is_none_or(|e| e != "json") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("readable");
+            let Ok(doc) = Document::from_json(&text) else {
+                continue; // root-uris.json is not a scenario file
+            };
+            let again = Document::from_json(&doc.to_json()).expect("re-reads");
+            assert_eq!(again, doc, "{}", path.display());
+            read += 1;
+        }
+        assert!(read >= 3, "only {read} scenario files in {dir}");
     }
 
     #[test]

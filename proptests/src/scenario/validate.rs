@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use super::{
-    substitute_base, CaseError, Document, Entry, EntryError, Scenario, ScenarioError,
+    CaseError, Document, Entry, EntryError, PathBytes, Scenario, ScenarioError, BASE_PLACEHOLDER,
     FORMAT_VERSION,
 };
 
@@ -36,13 +36,18 @@ pub(crate) fn validate_scenario(scenario: &Scenario) -> Result<(), ScenarioError
         path: scenario
             .tree
             .get(index)
-            .map(|e| e.path().to_owned())
+            .map(|e| e.path().clone())
             .unwrap_or_default(),
         error,
     })?;
     for (index, case) in scenario.cases.iter().enumerate() {
         // Any base is absolute, so a stand-in shows whether the path is.
-        if !substitute_base(&case.path, "/base").starts_with('/') {
+        if !case
+            .path
+            .replace(BASE_PLACEHOLDER, "/base")
+            .as_bytes()
+            .starts_with(b"/")
+        {
             return Err(ScenarioError::Case {
                 scenario: scenario.name.clone(),
                 index,
@@ -63,20 +68,20 @@ pub fn validate_tree(tree: &[Entry]) -> Result<(), (usize, EntryError)> {
             if target.is_empty() {
                 return Err((index, EntryError::EmptyTarget));
             }
-            if target.contains('\0') {
+            if target.contains(b"\0") {
                 return Err((index, EntryError::NulInTarget));
             }
         }
     }
-    let mut by_path: HashMap<&str, usize> = HashMap::new();
+    let mut by_path: HashMap<&[u8], usize> = HashMap::new();
     for (index, entry) in tree.iter().enumerate() {
-        if let Some(&first) = by_path.get(entry.path()) {
+        if let Some(&first) = by_path.get(entry.path().as_bytes()) {
             return Err((index, EntryError::Duplicate { first }));
         }
-        by_path.insert(entry.path(), index);
+        by_path.insert(entry.path().as_bytes(), index);
     }
     for (index, entry) in tree.iter().enumerate() {
-        for ancestor in proper_ancestors(entry.path()) {
+        for ancestor in proper_ancestors(entry.path().as_bytes()) {
             match by_path.get(ancestor).map(|&i| (i, &tree[i])) {
                 Some((symlink, Entry::Symlink { .. })) => {
                     return Err((index, EntryError::BeneathSymlink { symlink }))
@@ -91,22 +96,22 @@ pub fn validate_tree(tree: &[Entry]) -> Result<(), (usize, EntryError)> {
     Ok(())
 }
 
-fn check_path(path: &str) -> Result<(), EntryError> {
+fn check_path(path: &PathBytes) -> Result<(), EntryError> {
     if path.is_empty() {
         return Err(EntryError::EmptyPath);
     }
-    if path.starts_with('/') {
+    if path.as_bytes().starts_with(b"/") {
         return Err(EntryError::AbsolutePath);
     }
-    if path.contains('\0') {
+    if path.contains(b"\0") {
         return Err(EntryError::NulInPath);
     }
-    for segment in path.split('/') {
+    for segment in path.segments() {
         match segment {
-            "" => return Err(EntryError::EmptySegment),
-            "." | ".." => {
+            b"" => return Err(EntryError::EmptySegment),
+            b"." | b".." => {
                 return Err(EntryError::DotSegment {
-                    segment: segment.to_owned(),
+                    segment: String::from_utf8_lossy(segment).into_owned(),
                 })
             }
             s if s.len() > NAME_MAX => return Err(EntryError::NameTooLong { len: s.len() }),
@@ -117,8 +122,11 @@ fn check_path(path: &str) -> Result<(), EntryError> {
 }
 
 /// `a`, `a/b` for `a/b/c`.
-fn proper_ancestors(path: &str) -> impl Iterator<Item = &str> {
-    path.match_indices('/').map(move |(i, _)| &path[..i])
+fn proper_ancestors(path: &[u8]) -> impl Iterator<Item = &[u8]> {
+    path.iter()
+        .enumerate()
+        .filter(|(_, &b)| b == b'/')
+        .map(move |(i, _)| &path[..i])
 }
 
 #[cfg(test)]

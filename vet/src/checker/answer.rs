@@ -1,5 +1,7 @@
 //! A checker's verdict, as a well-formed response carries it.
 
+use rootguard_proptests::PathBytes;
+
 /// A checker's verdict on one request.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answer {
@@ -7,7 +9,7 @@ pub struct Answer {
     pub allowed: bool,
     /// With `allowed`: the path the caller will actually operate on, where
     /// the checker rewrites it.
-    pub use_path: Option<String>,
+    pub use_path: Option<PathBytes>,
 }
 
 impl Answer {
@@ -26,7 +28,7 @@ impl Answer {
         }
     }
     /// An answer that allows, operating on `path` instead.
-    pub fn allow_as(path: impl Into<String>) -> Answer {
+    pub fn allow_as(path: impl Into<PathBytes>) -> Answer {
         Answer {
             allowed: true,
             use_path: Some(path.into()),

@@ -1,6 +1,6 @@
 //! What the harness sends: one query, one JSON line.
 
-use rootguard_proptests::Op;
+use rootguard_proptests::{write_json_string, Op, PathBytes};
 
 /// One query, as sent to a checker.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -9,21 +9,60 @@ pub struct Request {
     pub id: u64,
     /// Root URIs exactly as a client would send them.
     pub roots: Vec<String>,
-    /// The absolute path a tool argument carries.
-    pub path: String,
+    /// The absolute path a tool argument carries: any bytes.
+    pub path: PathBytes,
     /// What the tool is about to do.
     pub op: Op,
 }
 
 impl Request {
-    /// The request as one JSON line (without the `\n`).
+    /// The request as one JSON line (without the `\n`). The `path` is
+    /// written here rather than by serde_json, which cannot write a byte
+    /// that is not UTF-8: such a byte goes as the lone surrogate `\udcXX`
+    /// (checker-protocol.md, "Paths that are not UTF-8").
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rootguard_proptests::Op;
+    /// use rootguard_vet::checker::Request;
+    ///
+    /// let r = Request { id: 1, roots: vec!["file:///p".into()], path: b"/p/\xff\n".to_vec().into(), op: Op::Read };
+    /// assert_eq!(r.to_json(), r#"{"id":1,"roots":["file:///p"],"path":"/p/\udcff\n","op":"read"}"#);
+    /// ```
     pub fn to_json(&self) -> String {
-        serde_json::json!({
-            "id": self.id,
-            "roots": self.roots,
-            "path": self.path,
-            "op": self.op.to_string(),
-        })
-        .to_string()
+        let roots = serde_json::to_string(&self.roots).unwrap_or_else(|_| "[]".to_owned());
+        let mut out = format!("{{\"id\":{},\"roots\":{roots},\"path\":", self.id);
+        write_json_string(self.path.as_bytes(), &mut out);
+        out.push_str(&format!(",\"op\":\"{}\"}}", self.op));
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_line_is_json_serde_reads_and_python_would_decode() {
+        let r = Request {
+            id: 7,
+            roots: vec!["file:///a%FF".into()],
+            path: "/a/\u{0}\"\\é".into(),
+            op: Op::Write,
+        };
+        let v: serde_json::Value = serde_json::from_str(&r.to_json()).expect("JSON");
+        assert_eq!(v["path"], "/a/\u{0}\"\\é");
+        assert_eq!(v["roots"][0], "file:///a%FF");
+        assert_eq!(v["op"], "write");
+        assert_eq!(v["id"], 7);
+        for b in 0x80u8..=0xff {
+            let r = Request {
+                path: vec![b'/', b].into(),
+                ..r.clone()
+            };
+            let line = r.to_json();
+            assert!(line.contains(&format!("\"/\\udc{b:02x}\"")), "{line}");
+        }
     }
 }

@@ -1,7 +1,21 @@
 //! Reading one response line: a JSON object with the request's `id` and a
 //! boolean `allowed`, or the reason it is a protocol error.
 
+use rootguard_proptests::PathBytes;
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
 use super::Answer;
+
+/// The fields a response is read for; any other is skipped unread, so a
+/// `reason` that echoes a path with `\udcXX` in it is no error.
+#[derive(Deserialize)]
+struct Fields<'a> {
+    id: Option<serde_json::Value>,
+    allowed: Option<serde_json::Value>,
+    #[serde(rename = "use", borrow)]
+    use_path: Option<&'a RawValue>,
+}
 
 /// Parses one response line for request `id`.
 pub(super) fn parse_response(bytes: &[u8], id: u64) -> Result<Answer, String> {
@@ -13,28 +27,30 @@ pub(super) fn parse_response(bytes: &[u8], id: u64) -> Result<Answer, String> {
         }
         short
     };
-    let value: serde_json::Value =
+    // Any JSON first, so that the messages stay those of a plain reader;
+    // strings are skipped unvalidated, so lone surrogates pass.
+    let value: serde::de::IgnoredAny =
         serde_json::from_slice(bytes).map_err(|e| format!("not JSON ({e}): {:?}", shown()))?;
-    let object = value
-        .as_object()
-        .ok_or_else(|| format!("not a JSON object: {:?}", shown()))?;
-    match object.get("id") {
+    let _ = value;
+    let object: Fields =
+        serde_json::from_slice(bytes).map_err(|_| format!("not a JSON object: {:?}", shown()))?;
+    match &object.id {
         Some(got) if got.as_u64() == Some(id) => {}
         Some(got) => return Err(format!("answered id {got}, expected {id}")),
         None => return Err(format!("no \"id\" in the response: {:?}", shown())),
     }
-    let allowed = match object.get("allowed") {
+    let allowed = match &object.allowed {
         Some(serde_json::Value::Bool(b)) => *b,
         Some(other) => return Err(format!("\"allowed\" is {other}, not a boolean")),
         None => return Err(format!("no \"allowed\" in the response: {:?}", shown())),
     };
-    let use_path = if allowed {
-        object
-            .get("use")
-            .and_then(|u| u.as_str())
-            .map(str::to_owned)
-    } else {
-        None
+    // `use` is read as bytes, `\udcXX` included; a value that is not a
+    // string is ignored, as before, and a string no path can be is an error.
+    let use_path = match object.use_path.filter(|_| allowed) {
+        Some(raw) if raw.get().starts_with('"') => Some(
+            PathBytes::from_json(raw.get()).map_err(|e| format!("\"use\" names no path: {e}"))?,
+        ),
+        _ => None,
     };
     Ok(Answer { allowed, use_path })
 }
@@ -57,5 +73,32 @@ mod tests {
         assert!(parse_response(br#"{"id":3,"allowed":"yes"}"#, 3).is_err());
         assert!(parse_response(br#"[1]"#, 3).is_err());
         assert!(parse_response(b"hello", 3).is_err());
+    }
+
+    #[test]
+    fn lone_surrogates_in_use_and_elsewhere() {
+        assert_eq!(
+            parse_response(
+                br#"{"id":3,"allowed":true,"use":"/x\udcff","reason":"\udc80"}"#,
+                3
+            ),
+            Ok(Answer::allow_as(b"/x\xff".to_vec()))
+        );
+        assert_eq!(
+            parse_response(br#"{"id":3,"allowed":false,"reason":"/\udcff is out"}"#, 3),
+            Ok(Answer::deny())
+        );
+        let e = parse_response(br#"{"id":3,"allowed":true,"use":"/x\ud800"}"#, 3).unwrap_err();
+        assert!(
+            e.contains("\"use\" names no path") && e.contains("\\ud800"),
+            "{e}"
+        );
+        assert_eq!(
+            parse_response(br#"{"id":3,"allowed":true,"use":7}"#, 3),
+            Ok(Answer::allow())
+        );
+        assert!(parse_response(br#"{"id":3,"allowed":true"#, 3)
+            .unwrap_err()
+            .starts_with("not JSON"));
     }
 }

@@ -59,7 +59,7 @@ pub fn sound_check(request: &Request) -> Answer {
     if roots.is_empty() {
         return Answer::deny(format!("no usable root{}", notes.iter().map(|n| format!("; {n}")).collect::<String>()));
     }
-    match resolve(request.path.as_bytes(), request.op) {
+    match resolve(&request.path, request.op) {
         Ok(target) => verdict(&roots, &target),
         Err(e) => Answer::deny(format!("cannot {}: {e}", request.op)),
     }

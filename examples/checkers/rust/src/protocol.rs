@@ -4,6 +4,7 @@ use std::fmt;
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
 
+use serde::de::{self, Deserializer, IgnoredAny, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -33,8 +34,11 @@ pub struct Request {
     pub id: Value,
     /// Root URIs exactly as a client sent them; entries need not be strings.
     pub roots: Vec<Value>,
-    /// The tool's path argument.
-    pub path: String,
+    /// The tool's path argument, as bytes: a byte that is not UTF-8 comes
+    /// as the lone surrogate `\udcXX` (checker-protocol.md, "Paths that are
+    /// not UTF-8"), which serde_json reads into no `String`.
+    #[serde(deserialize_with = "path_bytes")]
+    pub path: Vec<u8>,
     /// The operation.
     pub op: Op,
 }
@@ -62,6 +66,41 @@ impl Answer {
     pub fn deny(reason: impl Into<String>) -> Self {
         Answer { allowed: false, reason: Some(reason.into()), use_path: None }
     }
+}
+
+/// Reads a JSON string as bytes: serde_json hands them over as WTF-8
+/// (lone surrogates as `ED A0..BF xx`), and each of U+DC80 to U+DCFF is
+/// the byte it stands for; any other lone surrogate names no byte.
+fn path_bytes<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<u8>, D::Error> {
+    struct Bytes;
+    impl Visitor<'_> for Bytes {
+        type Value = Vec<u8>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string")
+        }
+        fn visit_str<E: de::Error>(self, text: &str) -> Result<Vec<u8>, E> {
+            Ok(text.as_bytes().to_vec())
+        }
+        fn visit_bytes<E: de::Error>(self, wtf8: &[u8]) -> Result<Vec<u8>, E> {
+            let mut out = Vec::with_capacity(wtf8.len());
+            let mut i = 0;
+            while i < wtf8.len() {
+                if wtf8[i] == 0xED && i + 2 < wtf8.len() && wtf8[i + 1] >= 0xA0 {
+                    let unit = 0xD000 | u32::from(wtf8[i + 1] & 0x3F) << 6 | u32::from(wtf8[i + 2] & 0x3F);
+                    if !(0xDC80..=0xDCFF).contains(&unit) {
+                        return Err(E::custom(format!("path: the lone surrogate \\u{unit:04x} stands for no byte")));
+                    }
+                    out.push((unit & 0xFF) as u8);
+                    i += 3;
+                } else {
+                    out.push(wtf8[i]);
+                    i += 1;
+                }
+            }
+            Ok(out)
+        }
+    }
+    deserializer.deserialize_bytes(Bytes)
 }
 
 #[derive(Serialize)]
@@ -99,19 +138,27 @@ pub fn serve(check: impl Fn(&Request) -> Answer) {
     }
 }
 
+/// The request's `id` alone, every other field skipped unread (a path with
+/// `\udcXX` in it cannot be a `Value`).
+#[derive(Deserialize)]
+struct Id {
+    id: Option<Value>,
+}
+
 fn respond(line: &[u8], check: &impl Fn(&Request) -> Answer) -> (Value, Answer) {
-    let value: Value = match serde_json::from_slice(line) {
-        Ok(value) => value,
-        Err(e) => return (Value::Null, Answer::deny(format!("not a JSON request: {e}"))),
-    };
-    let Some(object) = value.as_object() else {
+    if let Err(e) = serde_json::from_slice::<IgnoredAny>(line) {
+        return (Value::Null, Answer::deny(format!("not a JSON request: {e}")));
+    }
+    // serde would read a struct from an array too: only an object will do.
+    let is_object = line.trim_ascii_start().first() == Some(&b'{');
+    let Some(Id { id }) = serde_json::from_slice::<Id>(line).ok().filter(|_| is_object) else {
         return (Value::Null, Answer::deny("request is not a JSON object"));
     };
-    let id = object.get("id").cloned().unwrap_or(Value::Null);
+    let id = id.unwrap_or(Value::Null);
     if !is_integer(&id) {
         return (id, Answer::deny("bad request: id is not an integer"));
     }
-    let request: Request = match serde_json::from_value(value) {
+    let request: Request = match serde_json::from_slice(line) {
         Ok(request) => request,
         Err(e) => return (id, Answer::deny(format!("bad request: {e}"))),
     };

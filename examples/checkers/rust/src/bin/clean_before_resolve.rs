@@ -46,10 +46,10 @@ fn check(request: &Request) -> Answer {
     if roots.is_empty() {
         return Answer::deny("no usable root");
     }
-    if !request.path.starts_with('/') {
+    if !request.path.starts_with(b"/") {
         return Answer::deny("path is not absolute");
     }
-    match resolve(&clean(request.path.as_bytes()), request.op) {
+    match resolve(&clean(&request.path), request.op) {
         Ok(target) => verdict(&roots, &target),
         Err(e) => Answer::deny(format!("cannot {}: {e}", request.op)),
     }

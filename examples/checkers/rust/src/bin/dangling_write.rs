@@ -28,7 +28,7 @@ fn check(request: &Request) -> Answer {
     if roots.is_empty() {
         return Answer::deny("no usable root");
     }
-    let path = Path::new(OsStr::from_bytes(request.path.as_bytes()));
+    let path = Path::new(OsStr::from_bytes(&request.path));
     if !path.is_absolute() {
         return Answer::deny("path is not absolute");
     }

@@ -26,7 +26,7 @@ fn check(request: &Request) -> Answer {
     if roots.is_empty() {
         return Answer::deny("no usable root");
     }
-    match resolve(request.path.as_bytes(), request.op) {
+    match resolve(&request.path, request.op) {
         Ok(target) => verdict(&roots, &target),
         Err(e) => Answer::deny(format!("cannot {}: {e}", request.op)),
     }
