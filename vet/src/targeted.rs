@@ -3,7 +3,7 @@
 //! links, sibling and case-variant names, separators in disguise, hostile
 //! spellings of roots).
 
-use rootguard_proptests::{Case, Entry, Op, Scenario, BASE_PLACEHOLDER};
+use rootguard_proptests::{Case, Entry, Op, PathBytes, Scenario, BASE_PLACEHOLDER};
 
 /// A small deterministic chooser (splitmix64), seeded from the run's seed.
 #[derive(Debug, Clone)]
@@ -132,17 +132,22 @@ fn long_ways_out(root_dir: &str, other: &str) -> Vec<Case> {
 /// Names that differ from `notes.txt` only in a way some checker
 /// "normalizes" away: surrounding whitespace (a no-break space too), a
 /// trailing dot, case, a fullwidth letter, a combining accent, a
-/// percent-escape, a zero-width space.
-const DECOY_NAMES: &[&str] = &[
-    "notes.txt ",
-    "\u{a0}notes.txt",
-    "notes.txt\t",
-    "notes.txt.",
-    "Notes.txt",
-    "\u{ff4e}otes.txt",
-    "note\u{301}s.txt",
-    "notes%2Etxt",
-    "notes.txt\u{200b}",
+/// percent-escape, a zero-width space, a control character stripped, a
+/// byte that is not UTF-8 dropped or replaced.
+const DECOY_NAMES: &[&[u8]] = &[
+    b"notes.txt ",
+    "\u{a0}notes.txt".as_bytes(),
+    b"notes.txt\t",
+    b"notes.txt.",
+    b"Notes.txt",
+    "\u{ff4e}otes.txt".as_bytes(),
+    "note\u{301}s.txt".as_bytes(),
+    b"notes%2Etxt",
+    "notes.txt\u{200b}".as_bytes(),
+    b"notes.txt\r",
+    b"notes\x7f.txt",
+    b"notes.txt\xff",
+    b"notes\xe9.txt",
 ];
 
 /// `scenario`'s tree plus, in one of its top directories (the root),
@@ -162,17 +167,17 @@ pub fn decoys(scenario: &Scenario, rng: &mut Pick) -> Option<Scenario> {
     let mut tree = scenario.tree.clone();
     let mut cases = Vec::new();
     for name in DECOY_NAMES {
-        let path = format!("{root_dir}/{name}");
+        let path = PathBytes::from(format!("{root_dir}/")).join(name);
         if tree.iter().any(|e| *e.path() == path) {
             return None;
         }
         cases.push(Case {
-            path: format!("{b}/{path}").into(),
+            path: PathBytes::from(format!("{b}/")).join(&path),
             op: Op::Write,
             expect: None,
         });
         tree.push(Entry::Symlink {
-            path: path.into(),
+            path,
             target: "../decoy-target.txt".into(),
         });
     }
