@@ -60,6 +60,7 @@ fi
   ln -s ../outside/notes.txt "b/project/notes.txt " # a name ending in a space, dangling out
   for k in $(seq 1 12); do ln -s "c$((k + 1))" "b/project/c$k"; done  # 13 links: c1 -> ... -> c13
   ln -s ../outside b/project/c13
+  ln -s ../outside/new.txt "$(printf 'b/project/l\377')" # a name that is not UTF-8 (0xFF), dangling out
 ) || exit 2
 B=$base/b
 R="file://$B/project"
@@ -121,6 +122,8 @@ add outside "fullwidth look-alike of the root" "[\"$R\"]" "$B/ｐｒｏｊｅｃ
 add outside "trailing space: a link out"      "[\"$R\"]" "$B/project/notes.txt " write     # 41
 add outside "a link out after 48 components"  "[\"$R\"]" "$B/project$(printf '/.%.0s' $(seq 1 48))/linkout/secret.txt" read  # 42
 add outside "a chain of 13 links"             "[\"$R\"]" "$B/project/c1/secret.txt" read  # 43
+add outside "a name that is not UTF-8, \\udcff" "[\"$R\"]" "$B/project/l\\udcff" write      # 44
+add either  "a NUL byte, \\u0000"             "[\"$R\"]" "$B/project/a.txt\\u0000" read
 
 # Each flawed checker must escape on these requests of its own class.
 declare -A own=(
