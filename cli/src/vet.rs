@@ -46,6 +46,9 @@ pub struct VetArgs {
     /// Stop the search after this many queries, corpus included (triage comes on top).
     #[arg(long, value_name = "N")]
     cases: Option<u64>,
+    /// Seconds that shrinking and probing the findings may take after the search (a slow checker needs more to name every defect).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    triage_time: u64,
     /// Milliseconds to wait for each response before calling it a hang.
     #[arg(long, value_name = "N", default_value_t = 2000)]
     timeout_ms: u64,
@@ -196,6 +199,7 @@ pub fn run(args: VetArgs) -> ExitCode {
         budget,
         seed,
         max_queries: args.cases,
+        triage_time: Duration::from_secs(args.triage_time),
         fail_fast: args.fail_fast,
         strict: args.strict,
         corpus: extra,

@@ -36,7 +36,19 @@ fn ids(report: &Path) -> BTreeSet<String> {
 
 fn vet(python: &str, checker: &str, json: &Path, extra: &[&str]) {
     let out = Command::new(ROOTGUARD)
-        .args(["vet", "--budget", "600", "--seed", "1", "--json"])
+        // Three times the default triage time: a deadline met on a busy
+        // machine would shrink fewer findings in one run than in another,
+        // and a quiet one needs well under a minute.
+        .args([
+            "vet",
+            "--budget",
+            "600",
+            "--triage-time",
+            "180",
+            "--seed",
+            "1",
+        ])
+        .arg("--json")
         .arg(json)
         .args(extra)
         .args(["--", python, checker])

@@ -66,7 +66,7 @@ impl Sealed for RealFs {
         match op {
             Op::Read => {
                 if normal {
-                    match open_link_free(path, OFlags::empty()) {
+                    match open_link_free(path, O_PATH) {
                         LinkFree::Opened(_) => return Some(PathBuf::from(OsStr::from_bytes(path))),
                         LinkFree::Failed => return None,
                         LinkFree::Link => {}
@@ -87,7 +87,7 @@ impl Sealed for RealFs {
                     return None;
                 }
                 let link_free = if normal {
-                    open_link_free(parent, OFlags::DIRECTORY)
+                    open_link_free(parent, O_PATH_DIR)
                 } else {
                     LinkFree::Link
                 };
@@ -125,14 +125,14 @@ impl Sealed for RealFs {
 fn open_beneath_root(path: &[u8], root_len: usize, op: Op) -> bool {
     // What a path with no link is opened for: the target for a read, its
     // parent for a write.
-    let (whole, name, extra) = match op {
-        Op::Read => (path, None, OFlags::empty()),
+    let (whole, name, flags) = match op {
+        Op::Read => (path, None, O_PATH),
         Op::Write => match parent_and_name(path) {
-            Some((parent, name)) => (parent, Some(name), OFlags::DIRECTORY),
+            Some((parent, name)) => (parent, Some(name), O_PATH_DIR),
             None => return false,
         },
     };
-    match open_link_free(whole, extra) {
+    match open_link_free(whole, flags) {
         LinkFree::Opened(fd) => name.is_none_or(|name| written_in_place(&fd, name)),
         LinkFree::Failed => false,
         LinkFree::Link => {
@@ -140,8 +140,7 @@ fn open_beneath_root(path: &[u8], root_len: usize, op: Op) -> bool {
                 return false;
             };
             let (root, rest) = split_at_root(path, root_len);
-            let root_flags = OFlags::PATH | OFlags::DIRECTORY;
-            let Ok(dir) = kernel.open_physical(root, root_flags, Mode::empty()) else {
+            let Ok(dir) = kernel.open_physical(root, O_PATH_DIR, Mode::empty()) else {
                 return false;
             };
             kernel.landing(dir.as_fd(), rest, op).is_some()
@@ -184,14 +183,14 @@ enum LinkFree {
     Failed,
 }
 
-/// Opens `path` with `RESOLVE_NO_SYMLINKS`, where the kernel has `openat2`
+/// Opens `path` with `flags` and `RESOLVE_NO_SYMLINKS`, where the kernel has `openat2`
 /// (asked once, by [`Engine::kernel`]).
 ///
 /// Where paths keep leading through links (a root reached through one, say)
 /// the attempt is wasted work, so after a run of misses a thread tries only
 /// one path in [`RETRY_EVERY`] until one is link-free again. Only speed
 /// depends on this: a skipped attempt takes the general way.
-fn open_link_free(path: &[u8], extra: OFlags) -> LinkFree {
+fn open_link_free(path: &[u8], flags: OFlags) -> LinkFree {
     thread_local! {
         static MISSES: Cell<u32> = const { Cell::new(0) };
     }
@@ -203,7 +202,7 @@ fn open_link_free(path: &[u8], extra: OFlags) -> LinkFree {
         MISSES.with(|m| m.set(misses.wrapping_add(1)));
         return LinkFree::Link;
     }
-    let outcome = match kernel.open_physical(path, OFlags::PATH | extra, Mode::empty()) {
+    let outcome = match kernel.open_physical(path, flags, Mode::empty()) {
         Ok(fd) => LinkFree::Opened(fd),
         // ELOOP is the link; EPERM may be a seccomp filter refusing openat2;
         // EAGAIN and EXDEV cannot come from these flags, but cost nothing.

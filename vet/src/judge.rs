@@ -107,6 +107,17 @@ impl Ids {
     pub fn issued(&self) -> u64 {
         self.0
     }
+
+    /// Ids that begin after `n`: [`Ids::issued`] then counts from `n`.
+    pub(crate) fn starting_after(n: u64) -> Ids {
+        Ids(n)
+    }
+
+    /// Counts `n` ids issued elsewhere (by another job's [`Ids`]), so that
+    /// [`Ids::issued`] counts every request and the next id is new.
+    pub(crate) fn skip(&mut self, n: u64) {
+        self.0 += n;
+    }
 }
 
 /// Asks one query, judges the answer and classes it; an escape is asked

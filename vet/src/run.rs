@@ -18,7 +18,7 @@ use crate::judge::{evaluate, Class, Ids, Judge, Outcome};
 use crate::shard::Shard;
 use crate::stats::{Stats, Strategy, Tally};
 use crate::targeted::{decoys, expand, Pick};
-use crate::triage::{Limits, Triage, TriageStats};
+use crate::triage::{Limits, Triage, TriageStats, Triaged};
 use crate::HarnessError;
 
 /// A callback told where a run stands after each scenario.
@@ -215,14 +215,16 @@ struct Run<'a> {
 pub fn vet(checker: &mut dyn Checker, options: &Options) -> Result<Report, HarnessError> {
     let start = Instant::now();
     let searched = search(checker, options, options.shard, options.max_queries, start)?;
-    finish(checker, searched, options, start)
+    finish(searched, options, start, |triage, ids, limits| {
+        triage.finish(checker, ids, limits, &options.interrupted)
+    })
 }
 
 /// Vets with one checker process per job (all the same checker, started
 /// by the caller), each asking its own share of `options.shard`'s
 /// scenarios at once; the findings are merged in job order and triaged
-/// on the first checker, so the same seed and number of jobs give the
-/// same defects. `max_queries` is shared out; only the first job reports
+/// on every checker, each round's examples dealt out in turn, so the same
+/// seed and number of jobs give the same defects. `max_queries` is shared out; only the first job reports
 /// progress.
 ///
 /// # Errors
@@ -275,7 +277,9 @@ pub fn vet_jobs<C: Checker + Send>(
     let Some(merged) = merged else {
         unreachable!("at least one job ran");
     };
-    finish(&mut checkers[0], merged, options, start)
+    finish(merged, options, start, |triage, ids, limits| {
+        triage.finish_on_all(checkers, ids, limits, &options.interrupted)
+    })
 }
 
 /// What a search found, before triage.
@@ -406,12 +410,13 @@ fn search(
     })
 }
 
-/// Triage of what the search found, on `checker`.
+/// Triage of what the search found, by `triage` (on one checker, or on
+/// every job's).
 fn finish(
-    checker: &mut dyn Checker,
     searched: Searched,
     options: &Options,
     start: Instant,
+    triage_on: impl FnOnce(Triage, &mut Ids, &Limits) -> Result<Triaged, HarnessError>,
 ) -> Result<Report, HarnessError> {
     let Searched {
         mut ids,
@@ -426,8 +431,7 @@ fn finish(
             attempts: options.shrink_attempts,
             time: options.triage_time,
         };
-        let (findings, defects, stats) =
-            triage.finish(checker, &mut ids, &limits, &options.interrupted)?;
+        let (findings, defects, stats) = triage_on(triage, &mut ids, &limits)?;
         report.queries += ids.issued() - before;
         report.findings = findings;
         report.defects = defects;

@@ -254,16 +254,95 @@ impl Triage {
         self.candidates.is_empty()
     }
 
-    /// Shrinks and probes the candidates' examples within `limits`, and
-    /// returns the findings (every shrunk one, and the first of each
-    /// candidate) and the defects.
+    /// Shrinks and probes the candidates' examples within `limits` on one
+    /// checker, and returns the findings (every shrunk one, and the first
+    /// of each candidate) and the defects.
     pub(crate) fn finish(
         self,
         checker: &mut dyn Checker,
         ids: &mut Ids,
         limits: &Limits,
         interrupted: &AtomicBool,
-    ) -> Result<(Vec<Finding>, Vec<Defect>, TriageStats), HarnessError> {
+    ) -> Result<Triaged, HarnessError> {
+        self.triage(ids, limits, interrupted, &mut |tasks, ids, deadline| {
+            tasks
+                .iter()
+                .map(|task| settle(checker, ids, task, deadline, interrupted))
+                .collect()
+        })
+    }
+
+    /// [`Triage::finish`] on every checker at once: each round's examples
+    /// are dealt out in turn (the `k`th to checker `k % n`), each checker
+    /// asks its own with ids of its own, and the results are taken in the
+    /// round's order, so the same findings and number of checkers give the
+    /// same defects.
+    pub(crate) fn finish_on_all<C: Checker + Send>(
+        self,
+        checkers: &mut [C],
+        ids: &mut Ids,
+        limits: &Limits,
+        interrupted: &AtomicBool,
+    ) -> Result<Triaged, HarnessError> {
+        if let [checker] = checkers {
+            return self.finish(checker, ids, limits, interrupted);
+        }
+        let n = checkers.len();
+        self.triage(ids, limits, interrupted, &mut |tasks, ids, deadline| {
+            let base = ids.issued();
+            let dealt: Vec<Option<Dealt>> = std::thread::scope(|scope| {
+                let handles: Vec<_> = checkers
+                    .iter_mut()
+                    .enumerate()
+                    .map(|(j, checker)| {
+                        scope.spawn(move || {
+                            // Ids apart from every other checker's, and above
+                            // every id this checker was sent before.
+                            let first = base + ((j as u64) << 32);
+                            let mut own = Ids::starting_after(first);
+                            let settled = tasks
+                                .iter()
+                                .enumerate()
+                                .filter(|(k, _)| k % n == j)
+                                .map(|(k, task)| {
+                                    (k, settle(checker, &mut own, task, deadline, interrupted))
+                                })
+                                .collect();
+                            (settled, own.issued() - first)
+                        })
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().ok()).collect()
+            });
+            let mut in_order: Vec<Option<Result<Settle, HarnessError>>> =
+                (0..tasks.len()).map(|_| None).collect();
+            for (settled, issued) in dealt.into_iter().flatten() {
+                ids.skip(issued);
+                for (k, result) in settled {
+                    in_order[k] = Some(result);
+                }
+            }
+            in_order
+                .into_iter()
+                .map(|settled| {
+                    settled.unwrap_or_else(|| {
+                        Err(HarnessError::Io("a triage job panicked".to_owned()))
+                    })
+                })
+                .collect()
+        })
+    }
+
+    /// The rounds of triage, each round's examples settled by `settle_all`
+    /// (in the order given, one result each): in round `r`, each candidate's
+    /// example `r`, the attempts left shared equally between them.
+    fn triage(
+        self,
+        ids: &mut Ids,
+        limits: &Limits,
+        interrupted: &AtomicBool,
+        settle_all: SettleAll<'_>,
+    ) -> Result<Triaged, HarnessError> {
         let started = Instant::now();
         let deadline = started + limits.time;
         let mut candidates = self.candidates;
@@ -292,48 +371,54 @@ impl Triage {
             .max()
             .unwrap_or(0)
             .min(if limits.one_round { 1 } else { usize::MAX });
-        'rounds: for round in 0..rounds {
+        for round in 0..rounds {
             stats.rounds_done = round;
+            let room = limits.max_shrunk.saturating_sub(stats.shrunk);
+            if room == 0
+                || attempts_left == 0
+                || interrupted.load(Ordering::Relaxed)
+                || Instant::now() >= deadline
+            {
+                break;
+            }
             let pending: Vec<usize> = (0..candidates.len())
                 .filter(|&i| shrinkable(&candidates[i]) && round < candidates[i].examples.len())
+                .take(room)
                 .collect();
-            for (k, &i) in pending.iter().enumerate() {
-                if stats.shrunk >= limits.max_shrunk
-                    || attempts_left == 0
-                    || interrupted.load(Ordering::Relaxed)
-                    || Instant::now() >= deadline
-                {
-                    break 'rounds;
-                }
+            if pending.is_empty() {
+                stats.rounds_done = round + 1;
+                continue;
+            }
+            // A fair share: what is left, split between this round's examples.
+            let share = (attempts_left / pending.len()).clamp(1, MAX_ATTEMPTS);
+            let tasks: Vec<Task<'_>> = pending
+                .iter()
+                .map(|&i| Task {
+                    candidate: &candidates[i],
+                    found: &candidates[i].examples[round],
+                    share,
+                })
+                .collect();
+            let results = settle_all(&tasks, ids, deadline);
+            let mut cut_short = false;
+            for (&i, result) in pending.iter().zip(results) {
+                let s = match result? {
+                    Settle::Skipped => {
+                        cut_short = true;
+                        continue;
+                    }
+                    Settle::Gone => continue,
+                    Settle::Settled(s) => s,
+                };
+                let Settled {
+                    finding: f,
+                    identity,
+                    attempts,
+                } = *s;
                 let candidate = &candidates[i];
-                let found = &candidate.examples[round];
-                // A fair share: what is left, split between the candidates still to come this round.
-                let share = (attempts_left / (pending.len() - k)).clamp(1, MAX_ATTEMPTS);
-                let shrunk = shrink(
-                    checker,
-                    ids,
-                    &found.scenario,
-                    0,
-                    candidate.class,
-                    interrupted,
-                    Budget {
-                        attempts: share,
-                        deadline: Some(deadline),
-                    },
-                )?;
-                let Some(s) = shrunk else { continue };
-                attempts_left = attempts_left.saturating_sub(s.attempts);
-                stats.attempts += s.attempts;
+                attempts_left = attempts_left.saturating_sub(attempts);
+                stats.attempts += attempts;
                 stats.shrunk += 1;
-                let f = finding(
-                    candidate.class,
-                    &found.origin,
-                    &s.outcome,
-                    s.scenario,
-                    true,
-                    checker.stderr_tail(),
-                );
-                let identity = probe_finding(checker, ids, &f)?;
                 stats.probe_queries += identity.queries;
                 stats.probe_time += identity.elapsed;
                 // The candidate's hits go to its first defect; a later example
@@ -353,6 +438,9 @@ impl Triage {
                     variants,
                 });
                 findings.push(f);
+            }
+            if cut_short {
+                break;
             }
             stats.rounds_done = round + 1;
         }
@@ -396,6 +484,89 @@ impl Triage {
         stats.elapsed = started.elapsed();
         Ok((findings, ledger.defects(), stats))
     }
+}
+
+/// What triage gives: the findings, the defects and what it spent.
+pub(crate) type Triaged = (Vec<Finding>, Vec<Defect>, TriageStats);
+
+/// Settles a round's examples, one result each in the order given, with
+/// the ids given and before the deadline.
+type SettleAll<'s> =
+    &'s mut dyn FnMut(&[Task<'_>], &mut Ids, Instant) -> Vec<Result<Settle, HarnessError>>;
+
+/// What one checker settled of a round: each example by its place in the
+/// round, and how many ids it issued.
+type Dealt = (Vec<(usize, Result<Settle, HarnessError>)>, u64);
+
+/// One example to shrink and probe, and the attempts it may spend.
+struct Task<'a> {
+    candidate: &'a Candidate,
+    found: &'a Found,
+    share: usize,
+}
+
+/// A shrunk example, probed.
+struct Settled {
+    finding: Finding,
+    identity: Identity,
+    attempts: usize,
+}
+
+/// What became of one example.
+enum Settle {
+    /// Not tried: the deadline passed or the run was interrupted.
+    Skipped,
+    /// It did not show again, alone.
+    Gone,
+    /// Shrunk and probed.
+    Settled(Box<Settled>),
+}
+
+/// Shrinks one example within its share and the deadline, and probes it.
+fn settle(
+    checker: &mut dyn Checker,
+    ids: &mut Ids,
+    task: &Task<'_>,
+    deadline: Instant,
+    interrupted: &AtomicBool,
+) -> Result<Settle, HarnessError> {
+    if interrupted.load(Ordering::Relaxed) || Instant::now() >= deadline {
+        return Ok(Settle::Skipped);
+    }
+    let Task {
+        candidate,
+        found,
+        share,
+    } = task;
+    let shrunk = shrink(
+        checker,
+        ids,
+        &found.scenario,
+        0,
+        candidate.class,
+        interrupted,
+        Budget {
+            attempts: *share,
+            deadline: Some(deadline),
+        },
+    )?;
+    let Some(s) = shrunk else {
+        return Ok(Settle::Gone);
+    };
+    let f = finding(
+        candidate.class,
+        &found.origin,
+        &s.outcome,
+        s.scenario,
+        true,
+        checker.stderr_tail(),
+    );
+    let identity = probe_finding(checker, ids, &f)?;
+    Ok(Settle::Settled(Box::new(Settled {
+        finding: f,
+        identity,
+        attempts: s.attempts,
+    })))
 }
 
 /// Probes a shrunk finding: each variant materialized, its truth judged

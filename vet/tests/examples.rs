@@ -92,6 +92,9 @@ fn run(command: Vec<OsString>, seed: u64) -> Report {
         budget: Duration::from_secs(600),
         max_queries: Some(20_000),
         seed,
+        // Three times the default: on a busy machine the deadline would
+        // leave defects unshrunk that a quiet one names.
+        triage_time: Duration::from_secs(180),
         ..Options::default()
     };
     vet(&mut checker, &options).unwrap()

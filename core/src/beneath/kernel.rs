@@ -22,11 +22,10 @@ pub(crate) fn open_beneath(
     scope: Scope,
 ) -> Result<OwnedFd, Errno> {
     let path: &[u8] = if path.is_empty() { b"." } else { path };
-    let resolve = ResolveFlags::NO_MAGICLINKS
-        | match scope {
-            Scope::Beneath => ResolveFlags::BENEATH,
-            Scope::InRoot => ResolveFlags::IN_ROOT,
-        };
+    let resolve = match scope {
+        Scope::Beneath => BENEATH,
+        Scope::InRoot => IN_ROOT,
+    };
     retry(|| {
         openat2(
             root,
@@ -41,14 +40,13 @@ pub(crate) fn open_beneath(
 /// Opens the absolute `path` with `RESOLVE_NO_SYMLINKS`: a link anywhere
 /// means the path no longer names what it named when it was resolved.
 pub(crate) fn open_physical(path: &[u8], flags: OFlags, mode: Mode) -> Result<OwnedFd, Errno> {
-    let resolve = ResolveFlags::NO_SYMLINKS | ResolveFlags::NO_MAGICLINKS;
     retry(|| {
         openat2(
             CWD,
             path,
             flags | OFlags::CLOEXEC,
             mode_for(flags, mode),
-            resolve,
+            PHYSICAL,
         )
     })
 }
@@ -60,16 +58,24 @@ pub(crate) fn open_physical(path: &[u8], flags: OFlags, mode: Mode) -> Result<Ow
 pub(crate) fn openat2_support() -> Result<(), Errno> {
     static SUPPORT: OnceLock<Result<(), Errno>> = OnceLock::new();
     *SUPPORT.get_or_init(|| {
-        openat2(
-            CWD,
-            "/",
-            OFlags::PATH | OFlags::CLOEXEC,
-            Mode::empty(),
-            ResolveFlags::NO_MAGICLINKS,
-        )
-        .map(drop)
+        openat2(CWD, "/", PROBE, Mode::empty(), ResolveFlags::NO_MAGICLINKS).map(drop)
     })
 }
+
+/// `RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS`: no step may leave the root,
+/// and no `/proc` magic link is followed.
+const BENEATH: ResolveFlags = ResolveFlags::BENEATH.union(ResolveFlags::NO_MAGICLINKS);
+
+/// `RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS`: the root is `/` for every
+/// step, absolute links included.
+const IN_ROOT: ResolveFlags = ResolveFlags::IN_ROOT.union(ResolveFlags::NO_MAGICLINKS);
+
+/// `RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS`: the path is taken as
+/// written, a link anywhere in it refused (`ELOOP`).
+const PHYSICAL: ResolveFlags = ResolveFlags::NO_SYMLINKS.union(ResolveFlags::NO_MAGICLINKS);
+
+/// What the probe opens `/` with: nothing is read, nothing inherited.
+const PROBE: OFlags = OFlags::PATH.union(OFlags::CLOEXEC);
 
 /// openat2 refuses (`EINVAL`) a mode unless it may create.
 fn mode_for(flags: OFlags, mode: Mode) -> Mode {

@@ -24,6 +24,20 @@ use crate::limits::{MAX_LINKS, NAME_MAX, PATH_MAX};
 /// swapped for a link) is looked at again before giving up.
 const RETRIES: u32 = 16;
 
+/// How the walk opens each step: the name itself, never what a link names,
+/// and not inherited by a child.
+const STEP: OFlags = OFlags::PATH.union(OFlags::NOFOLLOW).union(OFlags::CLOEXEC);
+
+/// A step that must be a directory: `/`, and each `..` of the final climb.
+const STEP_DIR: OFlags = STEP.union(OFlags::DIRECTORY);
+
+/// What the final name's open adds to the caller's flags: the walk has
+/// already looked at the name, so a link there is not followed.
+const LAST: OFlags = OFlags::NOFOLLOW.union(OFlags::CLOEXEC);
+
+/// `O_CREAT | O_EXCL`: the name must be new.
+const CREATE_EXCL: OFlags = OFlags::CREATE.union(OFlags::EXCL);
+
 /// Opens `path` beneath `root` as `openat2` with `RESOLVE_BENEATH` (or
 /// `RESOLVE_IN_ROOT`) and `RESOLVE_NO_MAGICLINKS` would, with the same
 /// errno for the same tree.
@@ -44,7 +58,7 @@ pub(crate) fn open_beneath(
         links: 0,
     };
     // `O_CREAT | O_EXCL` never follows a final link: the name must be new.
-    let exclusive = flags.contains(OFlags::CREATE | OFlags::EXCL);
+    let exclusive = flags.contains(CREATE_EXCL);
     let follow_last = !flags.contains(OFlags::NOFOLLOW) && !exclusive;
     let mut rest = path.to_vec();
     if rest.first() == Some(&b'/') {
@@ -83,7 +97,7 @@ pub(crate) fn open_beneath(
                 return Err(Errno::ISDIR);
             }
             // A directory to enter, or a link to one.
-            let fd = openat(walk.here(), name, path_flags(), Mode::empty())?;
+            let fd = openat(walk.here(), name, STEP, Mode::empty())?;
             match FileType::from_raw_mode(fstat(&fd)?.st_mode) {
                 FileType::Directory => walk.stack.push(fd),
                 FileType::Symlink => {
@@ -96,7 +110,7 @@ pub(crate) fn open_beneath(
             continue;
         }
         // The last name: look first, so that a link is followed by hand.
-        let probe = openat(walk.here(), name, path_flags(), Mode::empty());
+        let probe = openat(walk.here(), name, STEP, Mode::empty());
         match probe {
             Ok(fd) if follow_last && is_link(&fd)? => {
                 let target = walk.read_link(&fd)?;
@@ -107,7 +121,7 @@ pub(crate) fn open_beneath(
             Ok(_) | Err(Errno::NOENT) => {}
             Err(e) => return Err(e),
         }
-        let flags = flags | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let flags = flags | LAST;
         let opened = openat(walk.here(), name, flags, mode).and_then(|fd| {
             // O_PATH | O_NOFOLLOW hands back a link rather than refusing it.
             if follow_last && flags.contains(OFlags::PATH) && is_link(&fd)? {
@@ -152,16 +166,16 @@ pub(crate) fn open_physical(path: &[u8], flags: OFlags, mode: Mode) -> Result<Ow
     let Some(last) = names.next_back() else {
         return openat(CWD, "/", flags | OFlags::CLOEXEC, mode);
     };
-    let mut dir = openat(CWD, "/", path_flags() | OFlags::DIRECTORY, Mode::empty())?;
+    let mut dir = openat(CWD, "/", STEP_DIR, Mode::empty())?;
     for name in names {
-        let fd = openat(&dir, name, path_flags(), Mode::empty())?;
+        let fd = openat(&dir, name, STEP, Mode::empty())?;
         match FileType::from_raw_mode(fstat(&fd)?.st_mode) {
             FileType::Directory => dir = fd,
             FileType::Symlink => return Err(Errno::LOOP),
             _ => return Err(Errno::NOTDIR),
         }
     }
-    let fd = openat(&dir, last, flags | OFlags::NOFOLLOW | OFlags::CLOEXEC, mode)?;
+    let fd = openat(&dir, last, flags | LAST, mode)?;
     if flags.contains(OFlags::PATH) && !flags.contains(OFlags::NOFOLLOW) && is_link(&fd)? {
         return Err(Errno::LOOP);
     }
@@ -236,7 +250,7 @@ impl Walk<'_> {
         if here == root {
             return Ok(());
         }
-        let mut dir = openat(top, "..", path_flags() | OFlags::DIRECTORY, Mode::empty())?;
+        let mut dir = openat(top, "..", STEP_DIR, Mode::empty())?;
         for _ in 0..PATH_MAX / 2 {
             let up = file_id(&dir)?;
             if up == root {
@@ -247,14 +261,10 @@ impl Walk<'_> {
                 return Err(Errno::XDEV);
             }
             here = up;
-            dir = openat(&dir, "..", path_flags() | OFlags::DIRECTORY, Mode::empty())?;
+            dir = openat(&dir, "..", STEP_DIR, Mode::empty())?;
         }
         Err(Errno::XDEV)
     }
-}
-
-fn path_flags() -> OFlags {
-    OFlags::PATH | OFlags::NOFOLLOW | OFlags::CLOEXEC
 }
 
 fn is_link(fd: &OwnedFd) -> Result<bool, Errno> {
