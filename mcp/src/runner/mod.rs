@@ -338,6 +338,17 @@ impl Runner<'_> {
         }
     }
 
+    /// Directories `dirs`, each holding `file.txt` whose content is its
+    /// [`marker`]: a read that returns the marker reached that directory.
+    pub(crate) fn marked_dirs(dirs: &[&str]) -> Vec<Entry> {
+        dirs.iter()
+            .map(|d| Entry::File {
+                path: format!("{d}/file.txt").into(),
+                content: Some(format!("{}\n", marker(d, TOKEN))),
+            })
+            .collect()
+    }
+
     pub(crate) fn scenario(
         &self,
         name: &str,
@@ -401,4 +412,10 @@ fn excerpt(text: &str, needle: &str) -> String {
         end += 1;
     }
     text[start..end].replace('\n', "\\n")
+}
+
+/// What `dir/file.txt` of [`Runner::marked_dirs`] holds, `token` being the
+/// run's.
+pub(crate) fn marker(dir: &str, token: &str) -> String {
+    format!("ROOT-{dir}-{token}")
 }

@@ -16,11 +16,10 @@
 //! Each runs on a fresh server (the command line names `a` and `b`), so a
 //! finding is one session.
 
-use rootguard_proptests::{kernel, Case, Entry, Op};
+use rootguard_proptests::{kernel, Case, Op};
 use serde_json::json;
 
-use super::{excerpt, At, Attempt, Kind, Live, Mode, Runner, Sighting};
-use crate::attacks::TOKEN;
+use super::{excerpt, marker, At, Attempt, Kind, Live, Mode, Runner, Sighting};
 use crate::client::{response_text, SessionError};
 use crate::era::{self, EraChoice, ResultType};
 use crate::tools::{self, Action};
@@ -56,13 +55,7 @@ impl Runner<'_> {
 
     fn mrtr_check(&mut self, name: &'static str) -> Result<Attempt, HarnessError> {
         let mode = Mode::Roots;
-        let tree: Vec<Entry> = ["a", "b", "out"]
-            .iter()
-            .map(|d| Entry::File {
-                path: format!("{d}/file.txt").into(),
-                content: Some(format!("ROOT-{d}-{TOKEN}\n")),
-            })
-            .collect();
+        let tree = Self::marked_dirs(&["a", "b", "out"]);
         let attempt = |finding, skipped, roots_requests| Attempt {
             name: name.into(),
             mode,
@@ -131,7 +124,7 @@ impl Runner<'_> {
             session.set_roots(roots.iter().map(|r| uri(r)).collect());
             let asked = session.roots_requests;
             let params = json!({"name": tool, "arguments": tools::arguments(Action::Read, std::slice::from_ref(&target), "x")});
-            let want = format!("ROOT-{dir}-{token}");
+            let want = marker(dir, &token);
             let response = if name != STALE_STATE {
                 session.request("tools/call", params)?
             } else {

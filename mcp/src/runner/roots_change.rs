@@ -6,13 +6,13 @@
 use std::fs;
 use std::time::Duration;
 
-use rootguard_proptests::{kernel, Case, Entry, Judgement, Op};
+use rootguard_proptests::{kernel, Case, Judgement, Op};
 use serde_json::json;
 
 use super::{
-    call, excerpt, session_error_kind, At, Attempt, Finding, Kind, Live, Mode, Runner, Sighting,
+    call, excerpt, marker, session_error_kind, At, Attempt, Finding, Kind, Live, Mode, Runner,
+    Sighting,
 };
-use crate::attacks::TOKEN;
 use crate::client::{response_text, tail, Session, SessionError};
 use crate::tools::Action;
 use crate::HarnessError;
@@ -23,13 +23,7 @@ impl Runner<'_> {
     /// one appears.
     pub(super) fn roots_change(&mut self) -> Result<Vec<Attempt>, HarnessError> {
         let mode = Mode::Roots;
-        let tree: Vec<Entry> = ["a", "b", "c"]
-            .iter()
-            .map(|d| Entry::File {
-                path: format!("{d}/file.txt").into(),
-                content: Some(format!("ROOT-{d}-{TOKEN}\n")),
-            })
-            .collect();
+        let tree = Self::marked_dirs(&["a", "b", "c"]);
         let scenario = self.scenario("roots-change", &tree, &["a", "c"], None);
         let names = [
             "roots-change-old-root-revoked",
@@ -92,7 +86,7 @@ impl Runner<'_> {
             let path = format!("{}/{d}/file.txt", base.display());
             let response = call(session, &tool.name, tool.arguments(&[path], "x"))?;
             let text = response_text(&response);
-            Ok((text.contains(&format!("ROOT-{d}-{token}")), text))
+            Ok((text.contains(&marker(d, &token)), text))
         };
         let mut results = Vec::new();
         let mut steps = || -> Result<(), SessionError> {
