@@ -485,16 +485,16 @@ fn make_temp_dir() -> Result<PathBuf, MaterializeError> {
 ///
 /// # Errors
 ///
-/// [`MaterializeError::Io`] naming the first path that could not be read
-/// or removed.
+/// [`MaterializeError::Io`] naming `path` when it or something beneath it
+/// could not be read or removed.
 pub fn remove_tree(path: &Path) -> Result<(), MaterializeError> {
     let meta = fs::symlink_metadata(path).map_err(io_error("inspect", path))?;
     if meta.is_dir() {
-        for entry in fs::read_dir(path).map_err(io_error("list", path))? {
-            let entry = entry.map_err(io_error("list", path))?;
-            remove_tree(&entry.path())?;
-        }
-        fs::remove_dir(path).map_err(io_error("remove the directory", path))
+        // std's removal follows no link: it opens each directory beneath its
+        // parent's descriptor with `O_NOFOLLOW` and unlinks by name there
+        // (the fix of CVE-2022-21658), and it reads each entry's type from
+        // the directory instead of a stat per entry.
+        fs::remove_dir_all(path).map_err(io_error("remove the tree", path))
     } else {
         fs::remove_file(path).map_err(io_error("remove", path))
     }
