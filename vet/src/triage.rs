@@ -5,7 +5,7 @@
 //! scenario is probed (one variant per feature, asked of the checker) for
 //! the signature that names its defect.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use rootguard_proptests::{Scenario, Truth};
@@ -272,11 +272,13 @@ impl Triage {
         })
     }
 
-    /// [`Triage::finish`] on every checker at once: each round's examples
-    /// are dealt out in turn (the `k`th to checker `k % n`), each checker
-    /// asks its own with ids of its own, and the results are taken in the
+    /// [`Triage::finish`] on every checker at once: each checker takes the
+    /// round's next example as soon as it is free (a shrink may take a
+    /// hundred times another's attempts, so a fixed deal would leave one
+    /// checker idle), asks it with the ids of that example (`base + k<<32`
+    /// for the `k`th, whoever asks it), and the results are taken in the
     /// round's order, so the same findings and number of checkers give the
-    /// same defects.
+    /// same defects, examples and ids.
     pub(crate) fn finish_on_all<C: Checker + Send>(
         self,
         checkers: &mut [C],
@@ -287,28 +289,31 @@ impl Triage {
         if let [checker] = checkers {
             return self.finish(checker, ids, limits, interrupted);
         }
-        let n = checkers.len();
         self.triage(ids, limits, interrupted, &mut |tasks, ids, deadline| {
             let base = ids.issued();
+            let next = AtomicUsize::new(0);
             let dealt: Vec<Option<Dealt>> = std::thread::scope(|scope| {
                 let handles: Vec<_> = checkers
                     .iter_mut()
-                    .enumerate()
-                    .map(|(j, checker)| {
+                    .map(|checker| {
+                        let next = &next;
                         scope.spawn(move || {
-                            // Ids apart from every other checker's, and above
-                            // every id this checker was sent before.
-                            let first = base + ((j as u64) << 32);
-                            let mut own = Ids::starting_after(first);
-                            let settled = tasks
-                                .iter()
-                                .enumerate()
-                                .filter(|(k, _)| k % n == j)
-                                .map(|(k, task)| {
-                                    (k, settle(checker, &mut own, task, deadline, interrupted))
-                                })
-                                .collect();
-                            (settled, own.issued() - first)
+                            let mut settled = Vec::new();
+                            let mut issued = 0;
+                            loop {
+                                let k = next.fetch_add(1, Ordering::Relaxed);
+                                let Some(task) = tasks.get(k) else { break };
+                                // Ids apart from every other example's, and
+                                // from every id of an earlier round.
+                                let first = base + ((k as u64) << 32);
+                                let mut own = Ids::starting_after(first);
+                                settled.push((
+                                    k,
+                                    settle(checker, &mut own, task, deadline, interrupted),
+                                ));
+                                issued += own.issued() - first;
+                            }
+                            (settled, issued)
                         })
                     })
                     .collect();
