@@ -43,7 +43,11 @@
 //     dist/index.js itself is never imported: it starts a server.
 //
 //     allowed = validatePath resolved; `use` = the path it returned (every
-//     tool of the server operates on that path). A throw is a denial, its
+//     tool of the server operates on that path), as Node's fs will name it:
+//     a byte of the request that is not UTF-8 arrives as a lone surrogate
+//     (docs/checker-protocol.md), and fs encodes a lone surrogate as U+FFFD,
+//     so the file the server touches is the U+FFFD name, not the byte's. A
+//     throw is a denial, its
 //     message the reason. `op` does not matter to validatePath; see
 //     docs/findings.md for where the tools' own write code (an O_EXCL create,
 //     then a rename) changes what a validation hole can do.
@@ -197,8 +201,10 @@ async function setUp() {
     const { dirs, why } = await rootsToDirs(roots);
     if (dirs === null) return { allowed: false, reason: why };
     try {
-      const use = await validate(requested, dirs);
-      return { allowed: true, use, reason: `validatePath returned ${use} (allowed: ${dirs.join(', ')})` };
+      const returned = await validate(requested, dirs);
+      // What fs opens: lone surrogates become U+FFFD in its UTF-8.
+      const use = Buffer.from(returned, 'utf8').toString('utf8');
+      return { allowed: true, use, reason: `validatePath returned ${returned} (allowed: ${dirs.join(', ')})` };
     } catch (e) {
       return { allowed: false, reason: `validatePath threw: ${e && e.message ? e.message : String(e)}` };
     }
