@@ -165,7 +165,7 @@ impl Subject {
     /// A variant of the scenario without `feature`, when one can be made.
     pub fn without(&self, feature: Feature) -> Option<Scenario> {
         let s = &self.scenario;
-        if !is_text(s) {
+        if !s.is_utf8() {
             return None;
         }
         let variant = match feature {
@@ -869,7 +869,7 @@ impl Subject {
 /// assert_eq!(t.cases[0].path, "{base}/w/d");
 /// ```
 pub fn nested(scenario: &Scenario) -> Option<Scenario> {
-    if !is_text(scenario) || Subject::new(scenario).lies_in_base() {
+    if !scenario.is_utf8() || Subject::new(scenario).lies_in_base() {
         return None;
     }
     // A link that climbs out needs as many levels as it climbs.
@@ -910,7 +910,7 @@ pub fn nested(scenario: &Scenario) -> Option<Scenario> {
 /// assert_eq!(t.cases[0].path, "{base}/w/k/n");
 /// ```
 pub fn rehomed(scenario: &Scenario) -> Option<Scenario> {
-    if !is_text(scenario) {
+    if !scenario.is_utf8() {
         return None;
     }
     let subject = Subject::new(scenario);
@@ -1213,8 +1213,10 @@ fn unfold_case(name: &str, twin: &str) -> String {
         .collect()
 }
 
-/// `e` with its path and target mapped as text (callers build variants of
-/// UTF-8 scenarios only, [`is_text`]).
+/// `e` with its path and target mapped as text. Variants are built as
+/// text, so callers build them of UTF-8 scenarios only
+/// ([`Scenario::is_utf8`]): a scenario holding other bytes gets none, and
+/// its probes stay inconclusive, never wrong.
 fn map_entry(e: &Entry, path: &impl Fn(&str) -> String, target: &impl Fn(&str) -> String) -> Entry {
     let path = |p: &PathBytes| PathBytes::from(path(&p.to_string_lossy()));
     match e {
@@ -1228,19 +1230,6 @@ fn map_entry(e: &Entry, path: &impl Fn(&str) -> String, target: &impl Fn(&str) -
             target: target(&t.to_string_lossy()).into(),
         },
     }
-}
-
-/// Whether every tree path, link target and case path of `s` is UTF-8.
-/// Variants are built as text, so a scenario holding other bytes gets
-/// none: its probes stay inconclusive, never wrong.
-fn is_text(s: &Scenario) -> bool {
-    s.tree.iter().all(|e| {
-        e.path().is_utf8()
-            && match e {
-                Entry::Symlink { target, .. } => target.is_utf8(),
-                _ => true,
-            }
-    }) && s.cases.iter().all(|c| c.path.is_utf8())
 }
 
 /// Every whole component `from` renamed `to`, in the case paths, the
@@ -1266,7 +1255,7 @@ fn is_text(s: &Scenario) -> bool {
 /// ```
 pub fn rename_component(s: &Scenario, from: &str, to: &str, in_roots: bool) -> Option<Scenario> {
     if from == to
-        || !is_text(s)
+        || !s.is_utf8()
         || matches!(to, "" | "." | "..")
         || to.contains('/')
         || s.tree

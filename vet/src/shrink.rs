@@ -342,21 +342,7 @@ fn renamed(s: &Scenario) -> Vec<Scenario> {
     for name in &names {
         let Some(short) = free.next() else { break };
         let swap = |text: &PathBytes| text.replace(name, &short);
-        let tree: Vec<Entry> = s
-            .tree
-            .iter()
-            .map(|e| match e {
-                Entry::Dir { path } => Entry::Dir { path: swap(path) },
-                Entry::File { path, content } => Entry::File {
-                    path: swap(path),
-                    content: content.clone(),
-                },
-                Entry::Symlink { path, target } => Entry::Symlink {
-                    path: swap(path),
-                    target: swap(target),
-                },
-            })
-            .collect();
+        let tree: Vec<Entry> = s.tree.iter().map(|e| e.map_paths(swap)).collect();
         if validate_tree(&tree).is_err() {
             continue;
         }

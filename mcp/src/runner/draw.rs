@@ -81,15 +81,6 @@ fn inside_roots(rel: &str, roots: &[&str]) -> bool {
         .any(|r| rel == *r || rel.strip_prefix(r).is_some_and(|s| s.starts_with('/')))
 }
 
-/// Whether an entry's path and target are UTF-8.
-fn is_text(entry: &Entry) -> bool {
-    entry.path().is_utf8()
-        && match entry {
-            Entry::Symlink { target, .. } => target.is_utf8(),
-            _ => true,
-        }
-}
-
 /// The next generated scenario, `{base}` form, with the run's `token` in
 /// its canaries; its cases are not yet checked against the kernel.
 pub(super) fn draw(generator: &mut Generator, token: &str, number: usize) -> Scenario {
@@ -105,7 +96,7 @@ pub(super) fn draw(generator: &mut Generator, token: &str, number: usize) -> Sce
         .draw(&TreeSpec::strategy())
         .render()
         .into_iter()
-        .filter(is_text)
+        .filter(Entry::is_utf8)
         .collect();
     // About half the generated tree moves into the root, so that links,
     // chains and hostile names lie inside it as well as beside it.

@@ -21,19 +21,7 @@ pub fn substitute_base(text: &str, base: &str) -> String {
 
 /// [`substitute_base`] on bytes, for bases that are given as bytes.
 pub(crate) fn substitute_base_bytes(text: &[u8], base: &[u8]) -> Vec<u8> {
-    let needle = BASE_PLACEHOLDER.as_bytes();
-    let mut out = Vec::with_capacity(text.len() + base.len());
-    let mut rest = text;
-    while !rest.is_empty() {
-        if rest.starts_with(needle) {
-            out.extend_from_slice(base);
-            rest = &rest[needle.len()..];
-        } else {
-            out.push(rest[0]);
-            rest = &rest[1..];
-        }
-    }
-    out
+    super::bytes::replace_bytes(text, BASE_PLACEHOLDER.as_bytes(), base)
 }
 
 #[cfg(test)]

@@ -79,22 +79,7 @@ impl PathBytes {
 
     /// Every `from` replaced by `to`, left to right.
     pub fn replace(&self, from: impl AsRef<[u8]>, to: impl AsRef<[u8]>) -> PathBytes {
-        let (from, to) = (from.as_ref(), to.as_ref());
-        if from.is_empty() {
-            return self.clone();
-        }
-        let mut out = Vec::with_capacity(self.0.len());
-        let mut rest = self.0.as_slice();
-        while !rest.is_empty() {
-            if rest.starts_with(from) {
-                out.extend_from_slice(to);
-                rest = &rest[from.len()..];
-            } else {
-                out.push(rest[0]);
-                rest = &rest[1..];
-            }
-        }
-        PathBytes(out)
+        PathBytes(replace_bytes(&self.0, from.as_ref(), to.as_ref()))
     }
 
     /// Whether the bytes start with `prefix`.
@@ -378,6 +363,26 @@ impl Visitor<'_> for BytesVisitor {
     fn visit_bytes<E: de::Error>(self, wtf8: &[u8]) -> Result<PathBytes, E> {
         from_wtf8(wtf8).map(PathBytes).map_err(E::custom)
     }
+}
+
+/// `text` with every `from` replaced by `to`, left to right; an empty
+/// `from` replaces nothing.
+pub(crate) fn replace_bytes(text: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    if from.is_empty() {
+        return text.to_vec();
+    }
+    let mut out = Vec::with_capacity(text.len());
+    let mut rest = text;
+    while !rest.is_empty() {
+        if rest.starts_with(from) {
+            out.extend_from_slice(to);
+            rest = &rest[from.len()..];
+        } else {
+            out.push(rest[0]);
+            rest = &rest[1..];
+        }
+    }
+    out
 }
 
 #[cfg(test)]

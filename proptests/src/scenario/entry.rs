@@ -41,6 +41,31 @@ impl Entry {
         }
     }
 
+    /// Whether its path, and a link's target, are UTF-8.
+    pub fn is_utf8(&self) -> bool {
+        self.path().is_utf8()
+            && match self {
+                Entry::Symlink { target, .. } => target.is_utf8(),
+                _ => true,
+            }
+    }
+
+    /// The entry with `f` applied to its path and a link's target; a file's
+    /// content is kept.
+    pub fn map_paths(&self, f: impl Fn(&PathBytes) -> PathBytes) -> Entry {
+        match self {
+            Entry::Dir { path } => Entry::Dir { path: f(path) },
+            Entry::File { path, content } => Entry::File {
+                path: f(path),
+                content: content.clone(),
+            },
+            Entry::Symlink { path, target } => Entry::Symlink {
+                path: f(path),
+                target: f(target),
+            },
+        }
+    }
+
     /// `"dir"`, `"file"` or `"symlink"`, as the JSON key says.
     pub fn kind(&self) -> &'static str {
         match self {

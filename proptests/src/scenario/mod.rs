@@ -165,13 +165,7 @@ impl Scenario {
 
     /// Whether every tree path, link target and case path is UTF-8.
     pub fn is_utf8(&self) -> bool {
-        self.tree.iter().all(|e| {
-            e.path().is_utf8()
-                && match e {
-                    Entry::Symlink { target, .. } => target.is_utf8(),
-                    _ => true,
-                }
-        }) && self.cases.iter().all(|c| c.path.is_utf8())
+        self.tree.iter().all(Entry::is_utf8) && self.cases.iter().all(|c| c.path.is_utf8())
     }
 
     /// The scenario with every path shown as text, each byte that is not
@@ -181,21 +175,7 @@ impl Scenario {
     pub fn shown(&self) -> Scenario {
         let shown = |p: &PathBytes| PathBytes::from(p.to_string());
         Scenario {
-            tree: self
-                .tree
-                .iter()
-                .map(|e| match e {
-                    Entry::Dir { path } => Entry::Dir { path: shown(path) },
-                    Entry::File { path, content } => Entry::File {
-                        path: shown(path),
-                        content: content.clone(),
-                    },
-                    Entry::Symlink { path, target } => Entry::Symlink {
-                        path: shown(path),
-                        target: shown(target),
-                    },
-                })
-                .collect(),
+            tree: self.tree.iter().map(|e| e.map_paths(shown)).collect(),
             cases: self
                 .cases
                 .iter()
