@@ -27,13 +27,16 @@ pub(super) fn parse_response(bytes: &[u8], id: u64) -> Result<Answer, String> {
         }
         short
     };
-    // Any JSON first, so that the messages stay those of a plain reader;
-    // strings are skipped unvalidated, so lone surrogates pass.
-    let value: serde::de::IgnoredAny =
-        serde_json::from_slice(bytes).map_err(|e| format!("not JSON ({e}): {:?}", shown()))?;
-    let _ = value;
+    // One parse for a good line. A bad one is parsed again as any JSON
+    // (strings skipped unvalidated, so lone surrogates pass) to tell "not
+    // JSON", with a plain reader's message, from "not a JSON object".
     let object: Fields =
-        serde_json::from_slice(bytes).map_err(|_| format!("not a JSON object: {:?}", shown()))?;
+        serde_json::from_slice(bytes).map_err(|_| {
+            match serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
+                Err(e) => format!("not JSON ({e}): {:?}", shown()),
+                Ok(_) => format!("not a JSON object: {:?}", shown()),
+            }
+        })?;
     match &object.id {
         Some(got) if got.as_u64() == Some(id) => {}
         Some(got) => return Err(format!("answered id {got}, expected {id}")),
