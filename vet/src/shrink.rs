@@ -249,6 +249,7 @@ fn candidates(s: &Scenario) -> Vec<Scenario> {
         out.push(Scenario { roots, ..s.clone() });
     }
     out.extend(renamed(s));
+    out.extend(as_text(s));
     if let Some(case) = s.cases.first() {
         for path in simpler_paths(&case.path) {
             let mut t = s.clone();
@@ -361,6 +362,32 @@ fn renamed(s: &Scenario) -> Vec<Scenario> {
         out.push(t);
     }
     out
+}
+
+/// A scenario that is not UTF-8 with every byte above 0x7F made `x` in
+/// every tree path, link target and case path at once. One map of bytes
+/// keeps which names are equal and which begin with which
+/// (`data\xc0\xae` stays a sibling of `data`), and the scenario becomes
+/// text, which the text shrinkers and probing can take on.
+fn as_text(s: &Scenario) -> Option<Scenario> {
+    if s.is_utf8() {
+        return None;
+    }
+    let plain = |p: &PathBytes| {
+        PathBytes::from(
+            p.as_bytes()
+                .iter()
+                .map(|&b| if b.is_ascii() { b } else { b'x' })
+                .collect::<Vec<u8>>(),
+        )
+    };
+    let tree: Vec<Entry> = s.tree.iter().map(|e| e.map_paths(plain)).collect();
+    validate_tree(&tree).ok()?;
+    let mut t = Scenario { tree, ..s.clone() };
+    for case in &mut t.cases {
+        case.path = plain(&case.path);
+    }
+    Some(t)
 }
 
 /// Every name of the scenario: components of tree paths, link targets and
