@@ -36,8 +36,8 @@ use crate::{HarnessError, Kind};
 /// Tries per race when `--race-tries` is not given.
 pub const DEFAULT_TRIES: u64 = 2_000;
 
-/// The wall-clock cap on one race, whatever its tries.
-pub const WALL_CAP: Duration = Duration::from_secs(120);
+/// How long one race may run by default, whatever its tries (`--race-time`).
+pub const DEFAULT_RACE_TIME: Duration = Duration::from_secs(120);
 
 /// The file the tool is called on, in `proj/sub`, and the canary's name in `outside`.
 const TARGET: &str = "target.txt";
@@ -290,7 +290,7 @@ impl Runner<'_> {
         let mut escaped: Option<(String, Transcript)> = None;
         let mut failed = None;
         while race.tries < tries
-            && started.elapsed() < WALL_CAP
+            && started.elapsed() < self.options.race_time
             && !self.options.interrupted.load(Ordering::Relaxed)
         {
             // Only the handshake and the current call are kept: thousands of calls add up.

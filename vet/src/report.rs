@@ -67,6 +67,10 @@ pub fn model(report: &Report, strict: bool) -> shared::Report {
         json!(report.first_escape.map(|t| t.as_secs_f64())),
     );
     facts.insert(
+        "first_escape_query".into(),
+        json!(report.first_escape_query),
+    );
+    facts.insert(
         "triage".into(),
         json!({
             "candidates": t.candidates,

@@ -157,6 +157,10 @@ pub struct Report {
     pub interrupted: bool,
     /// When the search first saw an escape, since the start (triage excluded).
     pub first_escape: Option<Duration>,
+    /// How many queries the search had asked when it first saw an escape,
+    /// that one included (with several jobs, the fewest of any job): the
+    /// same for a seed on any machine, where `first_escape` is not.
+    pub first_escape_query: Option<u64>,
     /// How long it took.
     pub elapsed: Duration,
 }
@@ -305,6 +309,10 @@ impl Searched {
         }
         a.stats.absorb(b.stats);
         a.first_escape = match (a.first_escape, b.first_escape) {
+            (Some(x), Some(y)) => Some(x.min(y)),
+            (x, y) => x.or(y),
+        };
+        a.first_escape_query = match (a.first_escape_query, b.first_escape_query) {
             (Some(x), Some(y)) => Some(x.min(y)),
             (x, y) => x.or(y),
         };
@@ -532,6 +540,7 @@ impl Run<'_> {
                 if let Some(class) = outcome.class {
                     if class.is_escape() && self.report.first_escape.is_none() {
                         self.report.first_escape = Some(self.start.elapsed());
+                        self.report.first_escape_query = Some(self.report.queries);
                     }
                     *self.report.counts.entry(class).or_insert(0) += 1;
                     found.push((number, index, class, outcome));

@@ -56,11 +56,13 @@ impl Runner<'_> {
         let mut kept: BTreeSet<(Kind, Option<String>)> = BTreeSet::new();
         let mut first: Option<Kind> = None;
         let fail_fast = self.options.fail_fast;
+        let max_scenarios = self.options.max_scenarios;
         let interrupted = std::sync::Arc::clone(&self.options.interrupted);
         let stop = |tally: &Tally| {
             Instant::now() >= deadline
                 || interrupted.load(std::sync::atomic::Ordering::Relaxed)
                 || (fail_fast && tally.seen > 0)
+                || max_scenarios.is_some_and(|n| tally.scenarios as u64 >= n)
         };
         let mut slot: Option<Server> = None;
         let starts = self.starts;

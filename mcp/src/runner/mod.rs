@@ -71,6 +71,7 @@ pub fn run(options: &Options) -> Result<Report, HarnessError> {
         outcomes: Vec::new(),
         races: Vec::new(),
         notes: Vec::new(),
+        generated_scenarios: 0,
         generated_calls: 0,
         interrupted: false,
         elapsed: Duration::ZERO,
@@ -155,6 +156,7 @@ pub fn run(options: &Options) -> Result<Report, HarnessError> {
         if !options.budget.is_zero() && !stop() {
             let share = options.budget / u32::try_from(options.modes.len()).unwrap_or(1).max(1);
             let tally = runner.generative(mode, Instant::now() + share, &mut report)?;
+            report.generated_scenarios += tally.scenarios;
             report.generated_calls += tally.calls;
         }
         if stop() {

@@ -36,6 +36,10 @@ pub struct Options {
     /// How long the generative phase may run, split evenly between the
     /// modes (zero: no generative phase).
     pub budget: Duration,
+    /// End the generative phase after this many scenarios in each mode,
+    /// whatever is left of the budget: a seed then draws and calls the same
+    /// scenarios however loaded the machine is.
+    pub max_scenarios: Option<u64>,
     /// The generator's seed: the same seed draws the same scenarios.
     pub seed: u64,
     /// End the generative phase at its first escape or failure.
@@ -54,6 +58,8 @@ pub struct Options {
     pub race: bool,
     /// Calls per race.
     pub race_tries: u64,
+    /// How long one race may run, whatever its tries.
+    pub race_time: Duration,
     /// Set from outside (a signal handler) to stop between attacks; the
     /// attack under way is dropped, its server killed and its tree removed.
     pub interrupted: Arc<AtomicBool>,
@@ -76,6 +82,7 @@ impl std::fmt::Debug for Options {
             .field("modes", &self.modes)
             .field("filter", &self.filter)
             .field("budget", &self.budget)
+            .field("max_scenarios", &self.max_scenarios)
             .field("seed", &self.seed)
             .finish_non_exhaustive()
     }
@@ -95,6 +102,7 @@ impl Options {
             attacks: true,
             table: true,
             budget: Duration::ZERO,
+            max_scenarios: None,
             seed: 0,
             fail_fast: false,
             restart_each_scenario: false,
@@ -103,6 +111,7 @@ impl Options {
             roots_wait: Duration::from_secs(2),
             race: false,
             race_tries: crate::race::DEFAULT_TRIES,
+            race_time: crate::race::DEFAULT_RACE_TIME,
             interrupted: Arc::new(AtomicBool::new(false)),
             progress: None,
             era: EraChoice::Auto,

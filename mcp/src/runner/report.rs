@@ -29,6 +29,8 @@ pub struct Report {
     pub races: Vec<crate::race::Race>,
     /// Observations that are not findings (a server asking roots/list without the capability …).
     pub notes: Vec<String>,
+    /// Scenarios the generative phase drew, every mode.
+    pub generated_scenarios: usize,
     /// Tool calls the generative phase made, every mode.
     pub generated_calls: usize,
     /// Whether the run was stopped by [`Options::interrupted`](super::Options::interrupted).
