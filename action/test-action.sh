@@ -279,11 +279,23 @@ if [ -z "$has_baseline" ]; then
 elif [ ! -f "$schema" ]; then
     fail "rootguard has --baseline but $schema is missing"
 else
-    venv=${ROOTGUARD_PYPI_CACHE:-$repo/target/pypi-cache}/action-sarif-schema
-    if ! "$venv/bin/python" -c 'import jsonschema' 2>/dev/null; then
+    # The venv testsupport would make: its requirements pinned in
+    # testsupport/packages.toml, written into the venv last as the marker.
+    pypi_cache=${ROOTGUARD_PYPI_CACHE:-$repo/target/pypi-cache}
+    venv=$pypi_cache/action-sarif-schema
+    wanted=$(python3 -c 'import sys, tomllib
+pins = tomllib.load(open(sys.argv[1], "rb"))
+print("\n".join(next(v["requirements"] for v in pins["pypi"] if v["venv"] == "action-sarif-schema")), end="")' \
+        "$repo/testsupport/packages.toml")
+    if [ "$(cat "$venv/.rootguard-requirements" 2>/dev/null)" != "$wanted" ]; then
         rm -rf "$venv"
-        python3 -m venv "$venv" && env -u PIP_NO_INDEX "$venv/bin/pip" install --quiet --disable-pip-version-check \
-            --timeout=30 --retries=1 'jsonschema==4.23.0' || rm -rf "$venv"
+        # shellcheck disable=SC2086 # one requirement a word
+        if python3 -m venv "$venv" && env -u PIP_NO_INDEX -u PIP_NO_CACHE_DIR "$venv/bin/pip" install --quiet \
+            --disable-pip-version-check --timeout=30 --retries=1 --cache-dir "$pypi_cache/_pip" $wanted; then
+            printf '%s' "$wanted" >"$venv/.rootguard-requirements"
+        else
+            rm -rf "$venv"
+        fi
     fi
     if [ -x "$venv/bin/python" ]; then
         check "every SARIF file the action wrote is valid by the official schema" "$venv/bin/python" - "$schema" "${sarifs[@]}" <<'EOF'

@@ -33,11 +33,12 @@ def write(target, data, name=None):
 
 
 # The spec-N and spec-sibling-N seeds of the structured targets are bytes
-# that decode to rich specs, written by an ignored test (see its doc):
-#   cargo test -p rootguard-proptests --test fuzz_regressions -- --ignored
+# that decode to rich specs, checked by a full-tier test that writes them
+# when asked (see its doc, `spec_seeds_are_current`):
+#   ROOTGUARD_WRITE_SEEDS=1 cargo test --release -p rootguard-proptests --test fuzz_regressions -- --ignored
 # they are kept; everything else is written again. When the spec types of
-# proptests/src/gen/ change, the same bytes decode to other specs: run that
-# test again.
+# proptests/src/gen/ change, the same bytes decode to other specs: that
+# test fails, and the command above writes them again.
 for target in ["root_uri", "lexical", "lexical_roots", "resolve_model", "resolve_kernel",
                "scenario_json"]:
     folder = os.path.join(CORPUS, target)

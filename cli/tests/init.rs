@@ -10,7 +10,7 @@ use std::path::Path;
 use std::process::Command;
 
 use common::{
-    cargo_test, node_with_adapter, python_with_adapter, repo, sound_example, vet, ROOTGUARD,
+    cargo_test, node_with_adapter, python_with_adapter, repo, sound_example, vet, Search, ROOTGUARD,
 };
 
 /// Runs `rootguard init LANGUAGE DIR`: exit status, stdout, stderr.
@@ -71,10 +71,10 @@ fn written(language: &str, dir: &Path, files: &[&str], advice: &[&str]) {
 /// Vets `command`: it must fail while the placeholder allows everything,
 /// and pass once `fill` has put a sound check in its place.
 fn fails_then_vets_clean(tmp: &Path, command: &[&OsStr], fill: impl FnOnce()) {
-    let (code, out) = vet(tmp, 0, command);
+    let (code, out) = vet(tmp, Search::Corpus, command);
     assert_eq!(code, Some(1), "the placeholder allows everything:\n{out}");
     fill();
-    let (code, out) = vet(tmp, 2, command);
+    let (code, out) = vet(tmp, Search::Cases(6_000), command);
     assert_eq!(code, Some(0), "filled with a sound check:\n{out}");
 }
 
@@ -138,6 +138,7 @@ fn node_skeleton() {
 }
 
 #[test]
+#[ignore = "full tier: builds the crates again, in a target dir of its own"]
 fn rust_skeleton() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("checker");
@@ -169,7 +170,10 @@ fn rust_skeleton() {
         .unwrap()
         .replace("    let _ = (roots, path, op);\n", "");
     fs::write(&test, text).unwrap();
-    let Some((passed, out)) = cargo_test(&dir, &[("ROOTGUARD_BUDGET", "2")]) else {
+    let Some((passed, out)) = cargo_test(
+        &dir,
+        &[("ROOTGUARD_BUDGET", "600"), ("ROOTGUARD_CASES", "6000")],
+    ) else {
         return;
     };
     assert!(passed, "filled with a sound check:\n{out}");

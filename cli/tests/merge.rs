@@ -36,15 +36,16 @@ fn ids(report: &Path) -> BTreeSet<String> {
 
 fn vet(python: &str, checker: &str, json: &Path, extra: &[&str]) {
     let out = Command::new(ROOTGUARD)
-        // Three times the default triage time: a deadline met on a busy
-        // machine would shrink fewer findings in one run than in another,
-        // and a quiet one needs well under a minute.
+        // The queries (`--cases`) and triage's attempts decide; the budget
+        // and the triage time are hang guards, far past what a loaded
+        // machine needs, so no deadline shrinks less in one run than in
+        // another.
         .args([
             "vet",
             "--budget",
-            "600",
+            "1800",
             "--triage-time",
-            "180",
+            "1800",
             "--seed",
             "1",
         ])
@@ -67,6 +68,7 @@ fn report(dir: &Path, name: &str) -> PathBuf {
 }
 
 #[test]
+#[ignore = "full tier: a long vet run"]
 fn two_shards_merged_name_what_one_run_of_twice_the_queries_names() {
     let Some(python) = Tool::Python3.need("the Python example checkers") else {
         return;
@@ -109,6 +111,7 @@ fn two_shards_merged_name_what_one_run_of_twice_the_queries_names() {
 }
 
 #[test]
+#[ignore = "full tier: a long vet run"]
 fn jobs_name_the_same_defects_for_a_seed() {
     let Some(python) = Tool::Python3.need("the Python example checkers") else {
         return;

@@ -4,10 +4,10 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
+use std::time::Duration;
 
-use rootguard_testsupport::Tool;
-use std::time::{Duration, Instant};
+use rootguard_testsupport::{Spawned, Tool};
 
 const ROOTGUARD: &str = env!("CARGO_BIN_EXE_rootguard");
 
@@ -105,25 +105,8 @@ fn a_baseline_holds_known_defects_and_names_new_ones() {
     assert!(left.is_empty(), "temp dirs left behind: {left:?}");
 }
 
-/// Runs `command` for at most `limit`, killing it after.
-fn run_for(command: &mut Command, limit: Duration) -> Output {
-    let mut child = command
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > limit {
-            let _ = child.kill();
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    child.wait_with_output().unwrap()
-}
-
 #[test]
+#[ignore = "full tier: renders in Chromium"]
 fn the_html_page_shows_every_defect_in_a_real_browser() {
     let (Some(_), Some(_)) = (
         Tool::Python3.need("the vet runs the report is made of"),
@@ -155,21 +138,21 @@ fn the_html_page_shows_every_defect_in_a_real_browser() {
         .collect();
     assert!(ids.len() >= 3, "{ids:?}");
     let profile = dir.path().join("chromium-profile");
-    let rendered = run_for(
-        Command::new("chromium").args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            &format!("--user-data-dir={}", profile.display()),
-            "--dump-dom",
-            &format!("file://{}", page.display()),
-        ]),
-        Duration::from_secs(120),
-    );
+    // Killed with the test if it panics; a render takes a few seconds.
+    let browser = Spawned::start(Command::new("chromium").args([
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        &format!("--user-data-dir={}", profile.display()),
+        "--dump-dom",
+        &format!("file://{}", page.display()),
+    ]))
+    .expect("chromium starts");
+    let rendered = browser.output_within(Duration::from_secs(120), "chromium --dump-dom");
     let dom = String::from_utf8_lossy(&rendered.stdout);
     assert!(
         dom.contains("</html>"),

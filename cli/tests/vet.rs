@@ -5,9 +5,9 @@ use std::fs;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use rootguard_testsupport::Tool;
+use rootguard_testsupport::{within, Spawned, Tool};
 
 const ROOTGUARD: &str = env!("CARGO_BIN_EXE_rootguard");
 
@@ -49,7 +49,8 @@ fn exit_codes_and_replay_of_a_minimal_scenario() {
     let vet = |checker: &str, extra: &[&str]| {
         Command::new(ROOTGUARD)
             .env("TMPDIR", &tmp)
-            .args(["vet", "--budget", "1", "--seed", "3"])
+            // A count of queries, with time far past what they take.
+            .args(["vet", "--budget", "600", "--cases", "5000", "--seed", "3"])
             .args(extra)
             .args(["--", &python, checker])
             .output()
@@ -154,24 +155,30 @@ fn signal_mid_run_removes_every_temp_dir(signal: &str) {
     let tmp = dir.path().join("tmp");
     fs::create_dir(&tmp).unwrap();
     let deny = constant_checker(dir.path(), false);
-    let mut child = Command::new(ROOTGUARD)
-        .env("TMPDIR", &tmp)
-        .args(["vet", "--budget", "120", "--", &python, &deny])
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = Spawned::from_child(
+        Command::new(ROOTGUARD)
+            .env("TMPDIR", &tmp)
+            .args(["vet", "--budget", "600", "--", &python, &deny])
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
     // Wait until the run is under way: a materialized tree exists.
-    let start = Instant::now();
-    while rootguard_dirs(&tmp).len() < 2 && start.elapsed() < Duration::from_secs(60) {
-        thread::sleep(Duration::from_millis(20));
-    }
-    assert!(rootguard_dirs(&tmp).len() >= 2, "the run never started");
+    let under_way = {
+        let tmp = tmp.clone();
+        move || {
+            while rootguard_dirs(&tmp).len() < 2 {
+                thread::sleep(Duration::from_millis(20));
+            }
+        }
+    };
+    within(Duration::from_secs(120), "the start of the run", under_way);
     let killed = Command::new("kill")
         .args([signal, &child.id().to_string()])
         .status()
         .unwrap();
     assert!(killed.success());
-    let status = child.wait().unwrap();
+    let status = child.wait_within(Duration::from_secs(120), "rootguard vet after the signal");
     assert_eq!(status.code(), Some(130));
     assert!(
         rootguard_dirs(&tmp).is_empty(),

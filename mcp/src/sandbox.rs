@@ -325,19 +325,21 @@ mod tests {
 
     #[test]
     fn a_working_sandbox_confines_writes_to_the_base() {
-        for sandbox in [Sandbox::Bwrap, Sandbox::Unshare] {
-            // `confines` is itself the check: a write inside, none outside.
-            eprintln!(
-                "{}: {}",
-                sandbox.as_str(),
-                if sandbox.confines() {
-                    "confines"
-                } else {
-                    "not available here"
-                }
-            );
-        }
+        // `confines` is itself the check: a write inside, none outside.
         assert!(!Sandbox::None.confines());
+        let working: Vec<Sandbox> = [Sandbox::Bwrap, Sandbox::Unshare]
+            .into_iter()
+            .filter(|s| s.confines())
+            .collect();
+        if !rootguard_testsupport::require(
+            !working.is_empty(),
+            "neither bubblewrap nor unshare confines a process here",
+            "install bubblewrap (`apt-get install -y bubblewrap`; `bash .ci/run` does), or run as root for unshare",
+        ) {
+            return;
+        }
+        // What `rootguard mcp` picks is the first that works.
+        assert_eq!(Sandbox::detect(), working[0]);
     }
 
     #[test]

@@ -39,6 +39,7 @@ const FAILURES: [&str; 5] = [
 ];
 
 #[test]
+#[ignore = "full tier: a long mcp run"]
 fn a_default_allow_list_is_one_defect_with_the_escapes_folded_in() {
     let Some(python) = python() else { return };
     let report = vet(&python, "default_grant_server.py", |o| o.shrink = false);

@@ -6,6 +6,8 @@
 //! Each must show the defect confirmed by hand against the same release in
 //! docs/findings-mcp.md ("The ecosystem").
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::time::Duration;
 
@@ -40,11 +42,13 @@ fn options(command: Vec<String>, launch: Shape) -> Options {
 /// failure swallowed by the new-file fallback. It also prints debug lines
 /// on stdout, which must not stop the run.
 #[test]
+#[ignore = "full tier: installs npm and PyPI packages"]
 fn agent_infra_repeated_flag_prefix_link_and_dangling_write() {
     let Some(node) = Tool::Node.need("@agent-infra/mcp-server-filesystem") else {
         return;
     };
-    let Some(package) = npm::package("@agent-infra/mcp-server-filesystem", "1.2.29") else {
+    // The newest pinned release (newest-packages.yml moves the pin).
+    let Some((_, package)) = npm::newest("@agent-infra/mcp-server-filesystem") else {
         return;
     };
     let shape = Shape {
@@ -62,7 +66,7 @@ fn agent_infra_repeated_flag_prefix_link_and_dangling_write() {
     // The link to a prefixed sibling escapes through either bug; it is
     // named by one of them, never as a plain path allowed.
     assert!(!ids.contains("RG-ALLOWS-OUTSIDE"), "{ids:?}");
-    if report.writes {
+    if common::writes_ran(&report) {
         let dangling = report
             .findings
             .iter()
@@ -76,11 +80,9 @@ fn agent_infra_repeated_flag_prefix_link_and_dangling_write() {
 /// ordinary results; `Path.exists()` is false for a dangling link, so a
 /// write through one is judged by the link's own path and lands outside.
 #[test]
+#[ignore = "full tier: installs npm and PyPI packages"]
 fn fsguard_env_root_dangling_write() {
-    let Some(venv) = pypi::venv(
-        "fsguard-mcp-0.1.0",
-        &["fsguard-mcp==0.1.0", "mcp==2.3.0", "dulwich==1.2.21"],
-    ) else {
+    let Some(venv) = pypi::venv("fsguard-mcp") else {
         return;
     };
     let shape = Shape {
@@ -92,11 +94,8 @@ fn fsguard_env_root_dangling_write() {
     options.filter = Some("dangling".into());
     let report = run(&options).expect("runs");
     println!("{}", report::text(&report, false));
-    if !report.writes {
-        return rootguard_testsupport::skip(
-            "no sandbox here, so the write attacks on fsguard-mcp did not run",
-            "run as root (unshare) or install bubblewrap",
-        );
+    if !common::writes_ran(&report) {
+        return;
     }
     let ids = failing(&report);
     assert!(ids.contains("RG-DANGLING-WRITE"), "{ids:?}");

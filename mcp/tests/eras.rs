@@ -11,6 +11,7 @@ use common::{assert_found, outcome, python, test_servers};
 use rootguard_mcp::client::{Session, SessionError};
 use rootguard_mcp::era::{Era, EraChoice};
 use rootguard_mcp::{run, Kind, Mode, Options, Report};
+use rootguard_testsupport::within;
 use serde_json::{json, Value};
 
 fn options(server: &[&str], python: &str) -> Options {
@@ -81,6 +82,7 @@ fn sent(transcript: &[rootguard_mcp::client::Message]) -> Vec<Value> {
 }
 
 #[test]
+#[ignore = "full tier: a long mcp run"]
 fn a_modern_only_server_is_spoken_to_in_its_era_and_passes() {
     let Some(python) = python() else { return };
     let report = run(&options(&["modern_server.py"], &python)).expect("runs");
@@ -162,6 +164,7 @@ fn a_modern_only_server_forced_into_the_legacy_era_fails_with_its_error_named() 
 }
 
 #[test]
+#[ignore = "full tier: a long mcp run"]
 fn a_dual_era_server_passes_in_both_eras() {
     let Some(python) = python() else { return };
     let report = run(&options(&["dual_server.py"], &python)).expect("runs");
@@ -219,8 +222,11 @@ fn a_server_that_asks_forever_is_a_finding_not_a_hang() {
     options.modes = vec![Mode::Roots];
     options.attacks = false;
     options.stale_roots = false;
-    let started = std::time::Instant::now();
-    let report = run(&options).expect("runs");
+    let report = within(
+        Duration::from_secs(150),
+        "the run against a server that asks forever",
+        move || run(&options).expect("runs"),
+    );
     assert_found(&report, "baseline", Mode::Roots, Kind::ProtocolError);
     assert!(
         report.findings[0]
@@ -229,7 +235,6 @@ fn a_server_that_asks_forever_is_a_finding_not_a_hang() {
         "{}",
         report.findings[0].evidence
     );
-    assert!(started.elapsed() < Duration::from_secs(30));
 }
 
 #[test]

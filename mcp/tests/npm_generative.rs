@@ -4,11 +4,12 @@
 //!
 //! - 2026.8.31 trims quotes and whitespace off the path before it judges it,
 //!   so a sibling `project"` or `project ` read as the *final* component
-//!   passes for the root: the phase must observe it within `--budget 60
-//!   --seed 1`, shrunk to at most three entries, named RG-TRIMMED-NAME,
-//!   and its written finding must replay (`--replay`): still escaping on
-//!   2026.8.31, gone on 2.0.1;
-//! - 2.0.1 must show no path escape in the same budget.
+//!   passes for the root: the phase must observe it within `--scenarios
+//!   1500 --seed 1` (it does at the second), shrunk to at most three
+//!   entries, named RG-TRIMMED-NAME, and its written finding must replay
+//!   (`--replay`): still escaping on 2026.8.31, gone on 2.0.1;
+//! - 2.0.1 must show no path escape in the same 1,500 scenarios (about a
+//!   minute).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -26,12 +27,15 @@ fn options(version: &str) -> Option<Options> {
     options.modes = vec![Mode::Roots];
     options.stale_roots = false;
     options.table = false;
-    options.budget = Duration::from_secs(60);
+    // The scenarios decide; the budget is only a hang guard.
+    options.max_scenarios = Some(1_500);
+    options.budget = Duration::from_secs(1800);
     options.seed = 1;
     Some(options)
 }
 
 #[test]
+#[ignore = "full tier: installs an npm package"]
 fn trailing_quote_or_whitespace_escape_of_2026_8_31_is_found_and_shrunk() {
     let Some(mut options) = options("2026.8.31") else {
         return;
@@ -82,6 +86,7 @@ fn trailing_quote_or_whitespace_escape_of_2026_8_31_is_found_and_shrunk() {
 }
 
 #[test]
+#[ignore = "full tier: installs an npm package"]
 fn version_2_0_1_shows_no_path_escape() {
     let Some(options) = options("2.0.1") else {
         return;

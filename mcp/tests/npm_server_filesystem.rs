@@ -6,8 +6,9 @@
 //! - 2025.3.28, from before the July 2025 fixes: the text-prefix check
 //!   (CVE-2025-53110) and the symlink check that falls through to the
 //!   parent (CVE-2025-53109) must be observed end to end;
-//! - the newest version: those escapes must be gone, and whatever is found
-//!   is printed.
+//! - the newest release pinned in testsupport/packages.toml: those escapes
+//!   must be gone, and whatever is found is printed. (The scheduled
+//!   workflow newest-packages.yml moves the pin to npm's newest.)
 
 mod common;
 
@@ -42,6 +43,7 @@ fn options(node: &str, entry: &Path) -> Options {
 }
 
 #[test]
+#[ignore = "full tier: installs an npm package"]
 fn old_server_escapes_are_observed() {
     let Some(node) = node() else { return };
     let Some(entry) = install(OLD) else { return };
@@ -73,7 +75,7 @@ fn old_server_escapes_are_observed() {
         Mode::NoRoots,
         Kind::ReadEscape,
     );
-    if report.writes {
+    if common::writes_ran(&report) {
         assert_found(
             &report,
             "dangling-link-write",
@@ -92,8 +94,6 @@ fn old_server_escapes_are_observed() {
             Mode::NoRoots,
             Kind::WriteEscape,
         );
-    } else {
-        eprintln!("note: no sandbox (bubblewrap) here, so the write attacks were skipped");
     }
     // Each escape is minimal and carries its exchange.
     let f = report
@@ -124,14 +124,14 @@ fn old_server_escapes_are_observed() {
 }
 
 #[test]
+#[ignore = "full tier: installs an npm package"]
 fn newest_server_is_reported() {
     let Some(node) = node() else { return };
-    let Some(version) = npm::newest(PACKAGE) else {
+    // The release testsupport/packages.toml records as npm's `latest`.
+    let Some((version, package)) = npm::newest(PACKAGE) else {
         return;
     };
-    let Some(entry) = install(&version) else {
-        return;
-    };
+    let entry = package.join("dist/index.js");
     let mut options = options(&node, &entry);
     options.shrink = false;
     let report = run(&options).expect("runs");

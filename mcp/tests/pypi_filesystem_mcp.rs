@@ -19,11 +19,7 @@ use rootguard_mcp::{report, run, Kind, Mode, Options};
 use rootguard_testsupport::pypi;
 
 fn server() -> Option<PathBuf> {
-    pypi::venv(
-        "filesystem-mcp-1.0.2",
-        &["filesystem-mcp==1.0.2", "mcp==2.3.0"],
-    )
-    .map(|venv| venv.join("bin/filesystem-mcp"))
+    pypi::venv("filesystem-mcp").map(|venv| venv.join("bin/filesystem-mcp"))
 }
 
 fn options(program: &std::path::Path, filter: &str) -> Options {
@@ -35,6 +31,7 @@ fn options(program: &std::path::Path, filter: &str) -> Options {
 }
 
 #[test]
+#[ignore = "full tier: installs PyPI packages"]
 fn the_dangling_link_write_escapes_in_both_eras() {
     let Some(program) = server() else { return };
     let report = run(&options(&program, "dangling-link-write")).expect("runs");
@@ -51,8 +48,7 @@ fn the_dangling_link_write_escapes_in_both_eras() {
             .map(|s| s["serverInfo"]["name"].clone()),
         Some("filesystem-mcp".into())
     );
-    if !report.writes {
-        eprintln!("note: no sandbox here, so the write attack was skipped");
+    if !common::writes_ran(&report) {
         return;
     }
     for mode in [Mode::Roots, Mode::NoRoots] {
@@ -91,6 +87,7 @@ fn the_dangling_link_write_escapes_in_both_eras() {
 }
 
 #[test]
+#[ignore = "full tier: installs PyPI packages"]
 fn its_reads_hold() {
     let Some(program) = server() else { return };
     let mut options = options(&program, "-read");

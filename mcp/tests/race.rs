@@ -10,7 +10,7 @@
 mod common;
 
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use common::{python, test_servers};
 use rootguard_mcp::race::{Race, DEFAULT_TRIES};
@@ -34,6 +34,9 @@ fn race_options(command: Vec<String>, tries: u64) -> Options {
     options.stale_roots = false;
     options.race = true;
     options.race_tries = tries;
+    // The tries decide when a race ends; this is only a hang guard, ten
+    // times what the slowest race here takes on a loaded machine.
+    options.race_time = Duration::from_secs(600);
     options
 }
 
@@ -75,11 +78,10 @@ fn describe(report: &Report) -> String {
         .iter()
         .map(|r| {
             format!(
-                "{} {}: {} in {:.1}s, {} swaps{}{}",
+                "{} {}: {}, {} swaps{}{}",
                 r.name,
                 r.tool.as_deref().unwrap_or("-"),
                 r.ratio(),
-                r.elapsed.as_secs_f64(),
                 r.swaps,
                 r.skipped
                     .as_ref()
@@ -96,12 +98,12 @@ fn describe(report: &Report) -> String {
 }
 
 #[test]
+#[ignore = "full tier: a live race"]
 fn race_live() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let Some(python) = python() else { return };
     let mut caught = 0;
     let (mut a, mut n) = (0, 0);
-    let started = Instant::now();
     for run_number in 0..RUNS {
         let report = run(&race_options(check_then_open(&python), DEFAULT_TRIES)).expect("runs");
         eprintln!("check-then-open run {run_number}:\n{}", describe(&report));
@@ -134,24 +136,17 @@ fn race_live() {
             assert!(sarif.contains("RG-TOCTOU"), "{sarif}");
         }
     }
-    eprintln!(
-        "check-then-open: caught in {caught} of {RUNS} runs, {:.1}s",
-        started.elapsed().as_secs_f64()
-    );
+    eprintln!("check-then-open: caught in {caught} of {RUNS} runs");
 
     // Four races with write races, two without: 20,000 tries either way.
-    let races = if Sandbox::detect() == Sandbox::None {
-        2
-    } else {
-        4
-    };
-    let started = Instant::now();
-    let report = run(&race_options(beneath(), BENEATH_TRIES / races)).expect("runs");
-    eprintln!(
-        "beneath in {:.1}s:\n{}",
-        started.elapsed().as_secs_f64(),
-        describe(&report)
+    let sandboxed = rootguard_testsupport::require(
+        Sandbox::detect() != Sandbox::None,
+        "no sandbox (bubblewrap or unshare) works here, so the write races cannot run",
+        "install bubblewrap (`apt-get install -y bubblewrap`; `bash .ci/run` does)",
     );
+    let races = if sandboxed { 4 } else { 2 };
+    let report = run(&race_options(beneath(), BENEATH_TRIES / races)).expect("runs");
+    eprintln!("beneath:\n{}", describe(&report));
     let (b, m) = totals(&report);
     println!("race-live check-then-open={a}/{n} beneath={b}/{m}");
     assert!(
@@ -170,6 +165,7 @@ fn race_live() {
 }
 
 #[test]
+#[ignore = "full tier: a live race"]
 fn a_server_that_crashes_or_hangs_mid_race_leaves_no_tree_behind() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let Some(python) = python() else { return };

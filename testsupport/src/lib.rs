@@ -1,8 +1,8 @@
 //! What the workspace's tests need from the machine, and what happens when
 //! it is missing.
 //!
-//! A test that needs python3, node, npm, an npm or PyPI package or a kernel feature
-//! asks here first. On a developer's machine a missing need prints
+//! A test that needs python3, node, npm, an npm or PyPI package, a kernel
+//! feature or a sandbox asks here first. On a developer's machine a missing need prints
 //! `skipped: …` with the reason and the test returns, passing. Under CI
 //! (`CI=true` or `CI=1`) nothing may pass by skipping: the same call panics
 //! with what is missing and how to get it, so a machine without node fails
@@ -23,10 +23,16 @@
 //! ```
 #![deny(missing_docs)]
 
+mod child;
+mod kernel;
+mod lock;
 pub mod npm;
+mod pins;
 pub mod pypi;
 mod tool;
 
+pub use child::{within, Spawned};
+pub use kernel::Kernel;
 pub use tool::Tool;
 
 /// Whether this is a CI run: `CI` is `true` or `1` (any case), as CI
@@ -49,4 +55,18 @@ pub fn skip(why: &str, fix: &str) {
         panic!("{why}; under CI=true no test may skip: {fix}");
     }
     eprintln!("skipped: {why} (under CI=true this fails: {fix})");
+}
+
+/// Whether a condition a test needs holds: `holds`, else [`skip`] with
+/// `missing` (what is not there) and `fix`, and `false`. For what
+/// testsupport cannot probe itself, such as a working sandbox.
+///
+/// # Panics
+///
+/// Under CI, when the condition does not hold.
+pub fn require(holds: bool, missing: &str, fix: &str) -> bool {
+    if !holds {
+        skip(missing, fix);
+    }
+    holds
 }

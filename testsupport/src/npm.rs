@@ -3,8 +3,8 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::Mutex;
 
+use crate::lock::CacheLock;
 use crate::{skip, Tool};
 
 /// npm's flags for every call: no lock files or audits, and a registry
@@ -28,19 +28,24 @@ fn cache() -> PathBuf {
 ///
 /// The prefix is `NAME-VERSION` with the scope's `@` dropped and `/` made
 /// `-`, never `NAME@VERSION` (npm 11 then looks for a package.json in it).
+/// npm's own download cache is `_cacache` in the same cache, so a prefix
+/// removed by hand installs again without the network.
 ///
 /// # Panics
 ///
-/// Under CI, when npm or node is missing, `ROOTGUARD_SKIP_NPM=1` is set,
-/// or npm cannot install the package.
+/// When `name@version` is not in testsupport/packages.toml; under CI,
+/// when npm or node is missing, `ROOTGUARD_SKIP_NPM=1` is set, or npm
+/// cannot install the package.
 pub fn package(name: &str, version: &str) -> Option<PathBuf> {
+    crate::pins::npm(name, version);
     let what = format!("{name}@{version}");
     if !allowed(&what) {
         return None;
     }
     Tool::Node.need(&format!("the tests of {what}"))?;
     let npm = Tool::Npm.need(&format!("the install of {what}"))?;
-    let prefix = cache().join(format!(
+    let cache = cache();
+    let prefix = cache.join(format!(
         "{}-{version}",
         name.trim_start_matches('@').replace('/', "-")
     ));
@@ -53,9 +58,17 @@ pub fn package(name: &str, version: &str) -> Option<PathBuf> {
             // npm writes this last, so a half-done install is done again.
             && prefix.join("node_modules/.package-lock.json").is_file()
     };
-    // Tests of one binary run in parallel, and two may want the same package.
-    static INSTALLING: Mutex<()> = Mutex::new(());
-    let _one_at_a_time = INSTALLING.lock().unwrap_or_else(|e| e.into_inner());
+    // Tests in parallel, in one process or several, may want the same package.
+    let _one_at_a_time = match CacheLock::take(&cache) {
+        Ok(lock) => lock,
+        Err(e) => {
+            skip(
+                &format!("{what}: cannot lock {}: {e}", cache.display()),
+                "make the cache writable, or point ROOTGUARD_NPM_CACHE at a writable dir",
+            );
+            return None;
+        }
+    };
     if installed() {
         return Some(package);
     }
@@ -70,6 +83,8 @@ pub fn package(name: &str, version: &str) -> Option<PathBuf> {
         .arg("install")
         .arg("--prefix")
         .arg(&prefix)
+        .arg("--cache")
+        .arg(cache.join("_cacache"))
         .args([
             "--no-save",
             "--no-audit",
@@ -95,33 +110,16 @@ pub fn package(name: &str, version: &str) -> Option<PathBuf> {
     }
 }
 
-/// The newest published version of `name` (`npm view NAME version`), or
-/// `None` after [`skip`] has said why not.
+/// The release of `name` that testsupport/packages.toml records as the
+/// registry's newest, installed as [`package`] installs it. No registry is
+/// asked: the scheduled workflow `newest-packages` moves the pin.
 ///
 /// # Panics
 ///
-/// Under CI, when npm is missing, `ROOTGUARD_SKIP_NPM=1` is set, or the
-/// registry does not answer.
-pub fn newest(name: &str) -> Option<String> {
-    let what = format!("the newest {name}");
-    if !allowed(&what) {
-        return None;
-    }
-    let npm = Tool::Npm.need(&format!("the look-up of {what}"))?;
-    let out = Command::new(npm)
-        .args(["view", name, "version"])
-        .args(QUIET)
-        .output();
-    match out {
-        Ok(o) if o.status.success() => Some(String::from_utf8_lossy(&o.stdout).trim().to_owned()),
-        out => {
-            skip(
-                &format!("`npm view {name} version` failed: {}", failure(&out)),
-                REGISTRY_FIX,
-            );
-            None
-        }
-    }
+/// As [`package`] does, and when `name` is not pinned.
+pub fn newest(name: &str) -> Option<(String, PathBuf)> {
+    let version = crate::pins::npm_newest(name);
+    package(name, version).map(|dir| (version.to_owned(), dir))
 }
 
 /// Whether npm may be used: not when `ROOTGUARD_SKIP_NPM=1` (after a skip).

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::Mutex;
 
+use crate::lock::CacheLock;
 use crate::{skip, Tool};
 
 /// pip's flags for every call: quiet, no prompts, and an index that does
@@ -34,17 +34,19 @@ fn cache() -> PathBuf {
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/pypi-cache"))
 }
 
-/// A virtual environment named `name` in the cache with exactly
-/// `requirements` installed (pip requirement specifiers, e.g.
-/// `"filesystem-mcp==1.0.2"`, `"mcp<2"`), made first unless it is there
-/// already; `None` after [`skip`] has said why not. A program the packages
-/// install is at `venv.join("bin").join(PROGRAM)`.
+/// The virtual environment named `name` in testsupport/packages.toml,
+/// in the cache with exactly its pinned requirements installed, made first
+/// unless it is there already; `None` after [`skip`] has said why not. A
+/// program the packages install is at `venv.join("bin").join(PROGRAM)`.
+/// pip's download cache is `_pip` in the same cache.
 ///
 /// # Panics
 ///
-/// Under CI, when python3 or its `venv` module is missing,
-/// `ROOTGUARD_SKIP_PYPI=1` is set, or pip cannot install the requirements.
-pub fn venv(name: &str, requirements: &[&str]) -> Option<PathBuf> {
+/// When `name` is not pinned; under CI, when python3 or its `venv` module
+/// is missing, `ROOTGUARD_SKIP_PYPI=1` is set, or pip cannot install the
+/// requirements.
+pub fn venv(name: &str) -> Option<PathBuf> {
+    let requirements = crate::pins::pypi(name);
     let what = format!("{name} ({})", requirements.join(" "));
     if std::env::var_os("ROOTGUARD_SKIP_PYPI").is_some_and(|v| v == "1") {
         skip(
@@ -54,24 +56,26 @@ pub fn venv(name: &str, requirements: &[&str]) -> Option<PathBuf> {
         return None;
     }
     let python = Tool::Python3.need(&format!("the install of {what}"))?;
-    let dir = cache().join(name);
+    let cache = cache();
+    let dir = cache.join(name);
     let wanted = requirements.join("\n");
     let installed = || std::fs::read_to_string(dir.join(MARKER)).is_ok_and(|m| m == wanted);
-    // Tests of one binary run in parallel, and two may want the same venv.
-    static INSTALLING: Mutex<()> = Mutex::new(());
-    let _one_at_a_time = INSTALLING.lock().unwrap_or_else(|e| e.into_inner());
+    // Tests in parallel, in one process or several, may want the same venv.
+    let _one_at_a_time = match CacheLock::take(&cache) {
+        Ok(lock) => lock,
+        Err(e) => {
+            skip(
+                &format!("{what}: cannot lock {}: {e}", cache.display()),
+                "make the cache writable, or point ROOTGUARD_PYPI_CACHE at a writable dir",
+            );
+            return None;
+        }
+    };
     if installed() {
         return Some(dir);
     }
     // A half-made venv, or one with other requirements, is made afresh.
     let _ = std::fs::remove_dir_all(&dir);
-    if let Err(e) = std::fs::create_dir_all(cache()) {
-        skip(
-            &format!("{what}: cannot create {}: {e}", cache().display()),
-            "make the cache writable, or point ROOTGUARD_PYPI_CACHE at a writable dir",
-        );
-        return None;
-    }
     let made = Command::new(&python)
         .args(["-m", "venv"])
         .arg(&dir)
@@ -91,6 +95,8 @@ pub fn venv(name: &str, requirements: &[&str]) -> Option<PathBuf> {
     let out = Command::new(dir.join("bin/pip"))
         .arg("install")
         .args(QUIET)
+        .arg("--cache-dir")
+        .arg(cache.join("_pip"))
         .args(requirements)
         .output();
     match out {
@@ -115,6 +121,15 @@ pub fn venv(name: &str, requirements: &[&str]) -> Option<PathBuf> {
             None
         }
     }
+}
+
+/// The requirements testsupport/packages.toml pins for the venv `name`.
+///
+/// # Panics
+///
+/// When `name` is not pinned.
+pub fn requirements(name: &str) -> &'static [String] {
+    crate::pins::pypi(name)
 }
 
 /// The last lines pip printed say what went wrong.

@@ -15,7 +15,9 @@ fn vet_fake(dir: &Path, body: &str, queries: u64) -> Option<Report> {
     let script = dir.join("fake.py");
     std::fs::write(&script, format!("import json, os, sys, time\n{body}\n")).unwrap();
     let command = vec![OsString::from(python), script.into_os_string()];
-    let mut checker = ProcessChecker::start(command, Duration::from_millis(300)).unwrap();
+    // A hang is what outlasts this; an answer takes a few milliseconds, and a
+    // restarted Python well under a second on a loaded machine.
+    let mut checker = ProcessChecker::start(command, Duration::from_secs(2)).unwrap();
     let options = Options {
         budget: Duration::ZERO,
         max_queries: Some(queries),

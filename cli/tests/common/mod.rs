@@ -2,6 +2,9 @@
 //! installed from their paths into a temp dir, as a user installs them,
 //! and `rootguard vet` run on a checker command.
 
+// Each test binary uses part of it.
+#![allow(dead_code)]
+
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -86,12 +89,39 @@ pub fn node_with_adapter(dir: &Path) -> Option<String> {
     Some(node)
 }
 
-/// `rootguard vet --budget BUDGET --seed 1 -- COMMAND` with its temp trees
-/// in `tmp`: the exit status and everything it printed.
-pub fn vet(tmp: &Path, budget: u32, command: &[&OsStr]) -> (Option<i32>, String) {
+/// How much a test's `rootguard vet` asks.
+#[derive(Debug, Clone, Copy)]
+pub enum Search {
+    /// The bundled corpus only (`--budget 0`).
+    Corpus,
+    /// The corpus, the covering array and random scenarios until this many
+    /// queries (`--cases N`), with a budget far past what they take: a
+    /// count, so a loaded machine asks the same queries.
+    Cases(u64),
+}
+
+impl Search {
+    fn args(self) -> Vec<String> {
+        match self {
+            Search::Corpus => vec!["--budget".into(), "0".into()],
+            Search::Cases(n) => vec![
+                "--budget".into(),
+                "600".into(),
+                "--cases".into(),
+                n.to_string(),
+            ],
+        }
+    }
+}
+
+/// `rootguard vet --seed 1` asking `search`, with its temp trees in
+/// `tmp`: the exit status and everything it printed.
+pub fn vet(tmp: &Path, search: Search, command: &[&OsStr]) -> (Option<i32>, String) {
     let out = Command::new(ROOTGUARD)
         .env("TMPDIR", tmp)
-        .args(["vet", "--seed", "1", "--budget", &budget.to_string(), "--"])
+        .args(["vet", "--seed", "1"])
+        .args(search.args())
+        .arg("--")
         .args(command)
         .output()
         .expect("rootguard runs");

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use rootguard::fs::MemFs;
 use rootguard::{Backend, Op, OpenError, Roots, Verdict};
+use rootguard_testsupport::Kernel;
 
 /// One tree, twice: under a fresh temp dir and in a [`MemFs`] at the same
 /// absolute paths.
@@ -132,22 +133,38 @@ pub fn word(verdict: &Verdict) -> &'static str {
 
 /// What the kernel itself reaches for a read: open(O_PATH) and the
 /// `/proc/self/fd` link of the result.
+///
+/// # Panics
+///
+/// Without `/proc/self/fd` (under CI; elsewhere after a skip message, when
+/// every answer is `None`).
 pub fn kernel_read_target(path: &Path) -> Option<PathBuf> {
     use rustix::fs::{open, Mode, OFlags};
+    if !Kernel::ProcSelfFd.need("the kernel's own answer to a read") {
+        return None;
+    }
     let fd = open(path, OFlags::PATH | OFlags::CLOEXEC, Mode::empty()).ok()?;
     let link = format!("/proc/self/fd/{}", std::os::fd::AsRawFd::as_raw_fd(&fd));
     std::fs::read_link(link).ok()
 }
 
 /// The backends this machine can run: the walk always, openat2 where the
-/// kernel allows it.
+/// kernel allows it (and core agrees that it does).
+///
+/// # Panics
+///
+/// Under CI, when the kernel has no openat2: the walk alone would pass
+/// without testing the backend most machines use.
 pub fn backends() -> Vec<Backend> {
     let probe = Roots::new(["file:///"]).open_with("/", Op::Read, Backend::Openat2);
-    match probe {
-        Err(OpenError::Openat2Unavailable(e)) => {
-            eprintln!("openat2 unavailable ({e}): testing the walk only");
-            vec![Backend::Walk]
-        }
-        _ => vec![Backend::Openat2, Backend::Walk],
+    let core_has_it = !matches!(probe, Err(OpenError::Openat2Unavailable(_)));
+    if Kernel::Openat2.need("the openat2 backend's tests") {
+        assert!(
+            core_has_it,
+            "the kernel has openat2, but core found it unavailable: {probe:?}"
+        );
+        vec![Backend::Openat2, Backend::Walk]
+    } else {
+        vec![Backend::Walk]
     }
 }

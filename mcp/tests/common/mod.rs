@@ -23,6 +23,17 @@ pub fn python() -> Option<String> {
     Tool::Python3.need("the project's test servers")
 }
 
+/// Whether the run's write attacks ran: they need a sandbox (bubblewrap or
+/// `unshare`) to confine the server. When not, a skip message, and a
+/// failure under `CI=true`: a write check must never pass unrun there.
+pub fn writes_ran(report: &Report) -> bool {
+    rootguard_testsupport::require(
+        report.writes,
+        "no sandbox (bubblewrap or unshare) confines a server here, so the write attacks did not run",
+        "install bubblewrap (`apt-get install -y bubblewrap`; `bash .ci/run` does), or run as root for unshare",
+    )
+}
+
 /// The outcome of `name` in `mode`.
 pub fn outcome<'a>(report: &'a Report, name: &str, mode: rootguard_mcp::Mode) -> &'a Outcome {
     report

@@ -7,7 +7,8 @@
 //! every answer by its model and by the kernel on a real temp tree, and
 //! fails the test with each escape's minimal scenario.
 //! `ROOTGUARD_BUDGET=600 cargo test --test rootguard` searches longer;
-//! `ROOTGUARD_SEED=N` repeats a run.
+//! `ROOTGUARD_CASES=N` stops after N queries whatever the budget (the same
+//! queries on any machine); `ROOTGUARD_SEED=N` repeats a run.
 
 use std::path::Path;
 use std::time::Duration;
@@ -33,6 +34,9 @@ fn from_env(name: &str, default: u64) -> u64 {
 fn every_path_it_allows_stays_inside_its_roots() {
     let options = Options {
         budget: Duration::from_secs(from_env("ROOTGUARD_BUDGET", 20)),
+        max_queries: std::env::var("ROOTGUARD_CASES")
+            .ok()
+            .and_then(|v| v.parse().ok()),
         seed: from_env("ROOTGUARD_SEED", 1),
         ..Options::default()
     };
