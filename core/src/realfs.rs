@@ -198,7 +198,7 @@ fn open_link_free(path: &[u8], flags: OFlags) -> LinkFree {
         return LinkFree::Link;
     };
     let misses = MISSES.with(Cell::get);
-    if misses >= MISS_STREAK && misses % RETRY_EVERY != 0 {
+    if misses >= MISS_STREAK && !misses.is_multiple_of(RETRY_EVERY) {
         MISSES.with(|m| m.set(misses.wrapping_add(1)));
         return LinkFree::Link;
     }

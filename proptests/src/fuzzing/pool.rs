@@ -217,7 +217,7 @@ fn root_path(rng: &mut Rng, base: &str, earlier: &[Vec<u8>]) -> Vec<u8> {
                 2 + rng.below(20)
             };
             while path.len() < len {
-                if path.len() % step == 0 {
+                if path.len().is_multiple_of(step) {
                     path.push(b'/');
                 }
                 path.push(b'r');
