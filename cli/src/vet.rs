@@ -113,23 +113,8 @@ fn harness_error(e: &HarnessError) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// Puts temp trees on tmpfs when the user has not chosen a TMPDIR: creating
-/// and removing thousands of small trees on a disk file system is the
-/// harness's main cost. Called before any thread starts.
-fn prefer_tmpfs() {
-    if std::env::var_os("TMPDIR").is_none() && fs::metadata("/dev/shm").is_ok_and(|m| m.is_dir()) {
-        let probe = tempfile::Builder::new()
-            .prefix("rootguard-probe-")
-            .tempdir_in("/dev/shm");
-        if probe.is_ok() {
-            std::env::set_var("TMPDIR", "/dev/shm");
-        }
-    }
-}
-
 /// Runs `rootguard vet`.
 pub fn run(args: VetArgs) -> ExitCode {
-    prefer_tmpfs();
     let interrupted = interrupt_flag();
     let seed = args.seed.unwrap_or_else(|| {
         SystemTime::now()

@@ -3,9 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rootguard_proptests::fuzzing::{check_resolve_kernel, prefer_tmpfs, ScenarioInput};
+use rootguard_proptests::fuzzing::{check_resolve_kernel, ScenarioInput};
 
-fuzz_target!(
-    init: prefer_tmpfs(),
-    |input: ScenarioInput| check_resolve_kernel(&input)
-);
+// The trees go to tmpfs by default (`rootguard_proptests::clean_temp_parent`).
+fuzz_target!(|input: ScenarioInput| check_resolve_kernel(&input));

@@ -1,6 +1,6 @@
 """Grants a built-in default allow-list beside the directories it is
 given, as fast-filesystem-mcp does: its HOME, its working directory,
-/tmp and /var/tmp, kept when dirs come on the command line or from
+/tmp, /var/tmp and /dev/shm, kept when dirs come on the command line or from
 roots/list. `rootguard mcp` must report RG-DEFAULT-GRANT once, and fold
 into it the escapes it explains. Sound otherwise (mini_fs_server.py)."""
 
@@ -12,7 +12,7 @@ from mini_fs_server import Server, main  # noqa: E402
 
 
 def defaults():
-    return [os.path.realpath(d) for d in (os.environ.get("HOME", "/"), os.getcwd(), "/tmp", "/var/tmp")]
+    return [os.path.realpath(d) for d in (os.environ.get("HOME", "/"), os.getcwd(), "/tmp", "/var/tmp", "/dev/shm")]
 
 
 class DefaultGrant(Server):

@@ -450,18 +450,6 @@ pub fn check_resolve_model(input: &ScenarioInput) {
     }
 }
 
-/// Puts materialized trees on tmpfs (`/dev/shm`) when `TMPDIR` is unset:
-/// on a disk file system, creating and removing a tree per input costs
-/// ext4's inode allocator about 90% of the time (measured: 370 against
-/// several thousand inputs per second). Call it once, before any thread
-/// starts: it sets an environment variable.
-pub fn prefer_tmpfs() {
-    let shm = Path::new("/dev/shm");
-    if std::env::var_os("TMPDIR").is_none() && shm.is_dir() && tempfile::tempdir_in(shm).is_ok() {
-        std::env::set_var("TMPDIR", shm);
-    }
-}
-
 /// `resolve_kernel`: the scenario materialized in a fresh temp dir; core
 /// on the real file system ([`rootguard::Roots::new`]) against kernel
 /// truth, and the model (`Outside::Host`) against the kernel too.
