@@ -85,7 +85,8 @@ pub mod strategies;
 pub use compare::{compare_model_with_kernel, CompareError, Comparison};
 pub use judgement::{Judgement, Truth};
 pub use materialize::{
-    clean_temp_parent, is_clean_path, remove_tree, MaterializeError, Materialized, TMPFS_ROOM,
+    clean_temp_parent, has_room, is_clean_path, remove_tree, MaterializeError, Materialized,
+    TMPFS_ROOM,
 };
 pub use scenario::{
     from_wtf8, substitute_base, validate_tree, write_json_string, Case, CaseError, Document, Entry,

@@ -462,7 +462,7 @@ fn create_file(path: &Path, content: &str) -> Result<(), MaterializeError> {
 
 /// Whether `dir` is a directory on a file system with `bytes` free to
 /// unprivileged users.
-fn has_room(dir: &Path, bytes: u64) -> bool {
+pub fn has_room(dir: &Path, bytes: u64) -> bool {
     rustix::fs::statvfs(dir).is_ok_and(|v| v.f_bavail.saturating_mul(v.f_frsize) >= bytes)
         && dir.is_dir()
 }

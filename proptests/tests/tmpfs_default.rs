@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use rootguard_proptests::{clean_temp_parent, Materialized, Scenario, TMPFS_ROOM};
+use rootguard_proptests::{clean_temp_parent, has_room, Materialized, Scenario, TMPFS_ROOM};
+use rootguard_testsupport::under_ci;
 
 fn empty() -> Scenario {
     Scenario {
@@ -19,11 +20,10 @@ fn empty() -> Scenario {
 #[test]
 fn trees_go_to_tmpfs_unless_tmpdir_says_otherwise() {
     let shm = Path::new("/dev/shm");
-    let room = rustix::fs::statvfs(shm).map_or(0, |v| v.f_bavail * v.f_frsize);
-    let usable = shm.is_dir() && room >= TMPFS_ROOM;
+    let usable = has_room(shm, TMPFS_ROOM);
     assert!(
-        usable || std::env::var_os("CI").is_none(),
-        "CI: /dev/shm is missing or has {room} bytes free, less than {TMPFS_ROOM}: give the runner a tmpfs /dev/shm (docker: --shm-size=256m)"
+        usable || !under_ci(),
+        "CI: /dev/shm is missing or has less than {TMPFS_ROOM} bytes free: give the runner a tmpfs /dev/shm (docker: --shm-size=256m)"
     );
 
     std::env::remove_var("TMPDIR");
