@@ -34,6 +34,11 @@ impl Kernel {
         }
     }
 
+    /// Whether the feature works here, saying nothing when it does not.
+    pub fn found_here(self) -> bool {
+        self.found().is_ok()
+    }
+
     fn fix(self) -> &'static str {
         match self {
             Kernel::Openat2 => {
@@ -56,13 +61,22 @@ impl Kernel {
 
     fn probe(self) -> Result<(), String> {
         match self {
-            Kernel::Openat2 => openat2(
-                CWD,
+            // `.` beneath `/`: an absolute path would be refused with
+            // EXDEV by RESOLVE_BENEATH itself, on every kernel.
+            Kernel::Openat2 => rustix::fs::open(
                 "/",
                 OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
                 Mode::empty(),
-                ResolveFlags::BENEATH,
             )
+            .and_then(|root| {
+                openat2(
+                    &root,
+                    ".",
+                    OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC,
+                    Mode::empty(),
+                    ResolveFlags::BENEATH,
+                )
+            })
             .map(drop)
             .map_err(|e| format!("openat2 is not available ({e})")),
             Kernel::ProcSelfFd => std::fs::read_dir("/proc/self/fd")
