@@ -1,7 +1,7 @@
 //! The kinds of defect `rootguard mcp` observes: each one a class of the
 //! shared vocabulary and the channel it was seen through.
 
-use rootguard_report::{Channel, Class};
+use rootguard_triage::{Channel, Class};
 
 /// What kind of defect a finding shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -55,7 +55,7 @@ impl Kind {
         }
     }
 
-    /// Its class in the shared vocabulary (`rootguard_report::Class`).
+    /// Its class in the shared vocabulary (`rootguard_triage::Class`).
     pub fn class(self) -> Class {
         match self {
             Kind::ReadEscape | Kind::WriteEscape | Kind::InfoEscape => Class::PathEscape,

@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 
 use rootguard_proptests::{Document, FORMAT_VERSION};
 use rootguard_report::{
-    self as shared, clip, unprobed, Check, Class, Defect, Example, Feature, Ledger, Message,
-    Sighting, Tool, Variants,
+    self as shared, clip, Check, Defect, Example, Ledger, Message, Sighting, Tool, Variants,
 };
+use rootguard_triage::{unprobed, Class, Feature};
 use serde_json::{json, Value};
 
 use crate::race;

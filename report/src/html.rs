@@ -6,9 +6,9 @@ use std::fmt::Write as _;
 
 use crate::junit::xml_escape as escape;
 use crate::model::{Defect, Report};
-use crate::probe::Need;
 use crate::svg::tree_svg;
 use crate::text::{defects_phrase, verdict_line};
+use rootguard_triage::Need;
 
 const STYLE: &str = "
 body{font-family:system-ui,sans-serif;margin:0;color:#111827;background:#f9fafb}

@@ -59,7 +59,7 @@ pub fn defect_json(report: &Report, d: &Defect) -> Value {
         "probed": d.probed,
         "probes": d.probes.iter().map(|p| {
             let mut o = json!({"feature": p.feature.name(), "result": p.need.as_str()});
-            if let crate::probe::Need::Inconclusive(why) = &p.need {
+            if let rootguard_triage::Need::Inconclusive(why) = &p.need {
                 o["why"] = json!(why);
             }
             o

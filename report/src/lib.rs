@@ -1,12 +1,12 @@
-//! The reports of `rootguard vet` and `rootguard mcp`: one vocabulary of
-//! findings ([`Class`], [`Channel`]), defects named by probing
-//! ([`probe`], [`Feature`], [`catalogue`]), and one set of writers: text,
+//! The reports of `rootguard vet` and `rootguard mcp`: the report model
+//! ([`Report`], [`Defect`], [`Ledger`]), baselines, and one set of writers: text,
 //! JSON (schema `rootguard-report` version 1), SARIF 2.1.0, JUnit XML and
 //! a self-contained HTML page. docs/reports.md documents the JSON schema,
 //! the features and the catalogue of IDs.
 //!
-//! A harness finds escapes, shrinks each to a minimal scenario, probes it
-//! (one variant per feature, each asked the harness's own way), and hands
+//! A harness finds escapes, shrinks each to a minimal scenario and probes
+//! it with `rootguard-triage` (the finding vocabulary, the shrinker, the
+//! features and the catalogue of IDs live there), and hands
 //! each [`Sighting`] to a [`Ledger`], which groups them into [`Defect`]s by
 //! catalogue ID and keeps each one's simplest example.
 //!
@@ -14,7 +14,8 @@
 //!
 //! ```
 //! use rootguard_proptests::{Case, Entry, Op, Scenario};
-//! use rootguard_report::{probe, Class, Example, Ledger, Probe, Sighting, Variants};
+//! use rootguard_report::{Example, Ledger, Sighting, Variants};
+//! use rootguard_triage::{probe, Class, Probe};
 //!
 //! // A minimal scenario a checker let out: `{base}/project2` for the root `{base}/project`.
 //! let minimal = Scenario {
@@ -44,33 +45,24 @@
 #![deny(missing_docs)]
 
 mod baseline;
-pub mod catalogue;
-mod class;
-mod feature;
 mod html;
 mod json;
 mod junit;
 mod marks;
 mod model;
-mod probe;
 mod sarif;
 mod svg;
 mod text;
-mod vary;
 
 pub use baseline::{Baseline, BaselineError, Comparison};
-pub use class::{Channel, Class};
-pub use feature::{Feature, RootRule};
 pub use html::html;
 pub use json::{defect_json, json, report_value, FORMAT, VERSION};
 pub use junit::{junit, xml_escape};
 pub use marks::hostile_marks;
 pub use model::{
-    artifact_of, simplicity, sort_defects, Check, Defect, Example, Ledger, Message, Report,
-    Sighting, Simplicity, Tool, Variants,
+    artifact_of, sort_defects, Check, Defect, Example, Ledger, Message, Report, Sighting, Tool,
+    Variants,
 };
-pub use probe::{probe, unprobed, FeatureProbe, Identity, Need, Probe, Signature};
 pub use sarif::sarif;
 pub use svg::tree_svg;
 pub use text::{clip, defects_phrase, entry_text, text, verdict_line};
-pub use vary::{nested, plain_root, rehomed, rename_component, Subject};

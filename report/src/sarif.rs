@@ -5,9 +5,9 @@
 use rootguard_proptests::strategies::file_uri;
 use serde_json::{json, Value};
 
-use crate::class::Class;
 use crate::json::defect_json;
 use crate::model::{Defect, Report};
+use rootguard_triage::Class;
 
 /// The artifact as a URI reference: relative paths stay relative, absolute
 /// ones become `file:` URIs; bytes a URI may not hold are escaped.

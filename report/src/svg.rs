@@ -9,7 +9,7 @@ use rootguard_proptests::oracle::parse_root_uri;
 use rootguard_proptests::{substitute_base, Entry, Scenario, BASE_PLACEHOLDER};
 
 use crate::junit::xml_escape;
-use crate::vary::Subject;
+use rootguard_triage::Subject;
 
 const ROW: usize = 24;
 const INDENT: usize = 18;

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use rootguard_proptests::Entry;
 
 use crate::model::{Defect, Example, Report};
-use crate::probe::Need;
+use rootguard_triage::Need;
 
 /// One tree entry in a line: `dir P`, `file P` or `P -> T`.
 pub fn entry_text(entry: &Entry) -> String {
@@ -40,7 +40,8 @@ pub fn defects_phrase(n: usize) -> String {
 ///
 /// ```
 /// use std::time::Duration;
-/// use rootguard_report::{text, Class, Report, Tool};
+/// use rootguard_report::{text, Report, Tool};
+/// use rootguard_triage::Class;
 ///
 /// let report = Report {
 ///     tool: Tool::Vet, command: "python3 c.py".into(), artifact: "c.py".into(),
@@ -102,7 +103,7 @@ pub fn verdict_line(report: &Report) -> String {
             .map(|(_, n)| n)
             .sum::<u64>()
     };
-    use crate::Class::*;
+    use rootguard_triage::Class::*;
     let escapes = count(PathEscape) + count(RootEscape) + count(StaleRoot);
     format!(
         "{}: {} ({escapes} escapes, {} overblocks, {} hangs, {} crashes, {} protocol errors)",

@@ -7,10 +7,8 @@
 use std::time::Duration;
 
 use rootguard_proptests::{Case, Entry, Op, Scenario};
-use rootguard_report::{
-    probe, sarif, unprobed, Class, Example, Feature, Ledger, Message, Probe, Report, Sighting,
-    Tool, Variants,
-};
+use rootguard_report::{sarif, Example, Ledger, Message, Report, Sighting, Tool, Variants};
+use rootguard_triage::{probe, unprobed, Class, Feature, Probe};
 use serde_json::Value;
 
 fn schema() -> jsonschema::Validator {

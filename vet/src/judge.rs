@@ -10,7 +10,7 @@ use crate::checker::{Checker, Reply, Request};
 use crate::HarnessError;
 
 /// The classes of defect, shared with `rootguard mcp` and the reports.
-pub use rootguard_report::Class;
+pub use rootguard_triage::Class;
 
 /// The truth of queries on one materialized tree.
 #[derive(Debug)]

@@ -1,41 +1,16 @@
-//! Shrinking an escape to a minimal scenario by asking the checker again:
-//! fewer entries and roots first, then shorter names, then plainer ones
-//! (ASCII for non-ASCII), each step kept only when it is simpler by
-//! [`simplicity`] and the checker still shows the class.
+//! Shrinking an escape to a minimal scenario by asking the checker again,
+//! with triage's one shrinker ([`rootguard_triage::shrink`]): each step is
+//! kept only when it is simpler and the checker still shows the class.
 
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
 
-use rootguard_proptests::{
-    validate_tree, Entry, Materialized, PathBytes, Scenario, Truth, BASE_PLACEHOLDER,
-};
-use rootguard_report::{nested, plain_root, rehomed, rename_component, simplicity};
-use unicode_normalization::UnicodeNormalization;
+use rootguard_proptests::{Materialized, PathBytes, Scenario, Truth, BASE_PLACEHOLDER};
+pub use rootguard_triage::{Budget, MAX_ATTEMPTS};
+use rootguard_triage::{Seen, Steps};
 
 use crate::checker::{Checker, Reply};
 use crate::judge::{evaluate, Class, Ids, Judge, Outcome};
 use crate::HarnessError;
-
-/// The most attempts (each one a fresh tree and a query) one shrink makes.
-pub const MAX_ATTEMPTS: usize = 1000;
-
-/// How much one shrink may spend.
-#[derive(Debug, Clone, Copy)]
-pub struct Budget {
-    /// Attempts, the first ask included (at most [`MAX_ATTEMPTS`] are made).
-    pub attempts: usize,
-    /// No attempt starts after this.
-    pub deadline: Option<Instant>,
-}
-
-impl Default for Budget {
-    fn default() -> Budget {
-        Budget {
-            attempts: MAX_ATTEMPTS,
-            deadline: None,
-        }
-    }
-}
 
 /// A scenario with its single case, and the outcome that shows its class.
 #[derive(Debug, Clone)]
@@ -70,49 +45,29 @@ pub fn shrink(
     let Some(the_case) = scenario.cases.get(case) else {
         return Ok(None);
     };
-    let mut best = Scenario {
+    let one = Scenario {
         cases: vec![the_case.clone()],
         ..scenario.clone()
     };
-    let Some((mut outcome, mut used)) = shows(checker, ids, &best, class)? else {
+    let found = rootguard_triage::shrink(
+        &one,
+        Steps::All,
+        budget,
+        interrupted,
+        |_| true,
+        |s: &Scenario| {
+            Ok(match ask(checker, ids, s, None)? {
+                Asked::Answered(outcome, used) if outcome.class == Some(class) => {
+                    Seen::Shows(outcome, used)
+                }
+                _ => Seen::Gone,
+            })
+        },
+    )?;
+    let Some(found) = found else {
         return Ok(None);
     };
-    let mut attempts = 1;
-    let limit = budget.attempts.min(MAX_ATTEMPTS);
-    // The `use` path replaces the request whatever its simplicity, twice at most.
-    let mut use_turns = 2;
-    'improve: loop {
-        let measure = simplicity(&best);
-        // A checker that answers with `use` names the path it will really
-        // open: that path, asked as the request, comes first.
-        let use_instead = used.take().filter(|_| use_turns > 0).map(|path| {
-            use_turns -= 1;
-            let mut t = best.clone();
-            t.cases[0].path = path;
-            t
-        });
-        let first_is_use = use_instead.is_some();
-        for (k, candidate) in use_instead.into_iter().chain(candidates(&best)).enumerate() {
-            if attempts >= limit
-                || interrupted.load(Ordering::Relaxed)
-                || budget.deadline.is_some_and(|d| Instant::now() >= d)
-            {
-                break 'improve;
-            }
-            // Only a strictly simpler scenario is tried, so shrinking ends.
-            if simplicity(&candidate) >= measure && !(k == 0 && first_is_use) {
-                continue;
-            }
-            attempts += 1;
-            if let Some((o, u)) = shows(checker, ids, &candidate, class)? {
-                best = candidate;
-                outcome = o;
-                used = u;
-                continue 'improve;
-            }
-        }
-        break;
-    }
+    let (mut best, outcome) = (found.scenario, found.shown);
     // Label the case with the truth of its own path.
     if let Ok(materialized) = Materialized::new(&best) {
         if let (Ok(judge), Some(case)) = (Judge::new(&materialized), materialized.cases().first()) {
@@ -127,7 +82,7 @@ pub fn shrink(
     Ok(Some(Shrunk {
         scenario: best,
         outcome,
-        attempts,
+        attempts: found.attempts,
     }))
 }
 
@@ -191,445 +146,4 @@ pub(crate) fn ask(
         _ => None,
     };
     Ok(Asked::Answered(outcome, used))
-}
-
-/// Whether the single case of `scenario` still shows `class`, with [`ask`]'s answer.
-fn shows(
-    checker: &mut dyn Checker,
-    ids: &mut Ids,
-    scenario: &Scenario,
-    class: Class,
-) -> Result<Option<(Outcome, Option<PathBytes>)>, HarnessError> {
-    Ok(match ask(checker, ids, scenario, None)? {
-        Asked::Answered(outcome, used) if outcome.class == Some(class) => Some((outcome, used)),
-        _ => None,
-    })
-}
-
-/// Simpler scenarios, most promising first.
-fn candidates(s: &Scenario) -> Vec<Scenario> {
-    // A scenario at or beside the base, one level down, reads like a real
-    // tree; links to the host's directories are given one of their own.
-    let mut out: Vec<Scenario> = nested(s).into_iter().chain(rehomed(s)).collect();
-    out.extend(shortcuts(s));
-    // Halves, quarters, ... of the tree first, so big trees shrink in few attempts.
-    let mut chunk = s.tree.len() / 2;
-    while chunk >= 2 {
-        for start in (0..s.tree.len()).step_by(chunk) {
-            let mut tree = s.tree.clone();
-            tree.drain(start..(start + chunk).min(tree.len()));
-            if validate_tree(&tree).is_ok() {
-                out.push(Scenario { tree, ..s.clone() });
-            }
-        }
-        chunk /= 2;
-    }
-    for i in 0..s.tree.len() {
-        let mut tree = s.tree.clone();
-        tree.remove(i);
-        if validate_tree(&tree).is_ok() {
-            out.push(Scenario { tree, ..s.clone() });
-        }
-    }
-    // An entry may matter only for the directory it implies: keep just that.
-    for (i, entry) in s.tree.iter().enumerate() {
-        if let Some(slash) = entry.path().as_bytes().iter().rposition(|&b| b == b'/') {
-            let mut tree = s.tree.clone();
-            tree[i] = Entry::Dir {
-                path: entry.path().as_bytes()[..slash].into(),
-            };
-            if validate_tree(&tree).is_ok() {
-                out.push(Scenario { tree, ..s.clone() });
-            }
-        }
-    }
-    for i in 0..s.roots.len() {
-        let mut roots = s.roots.clone();
-        roots.remove(i);
-        out.push(Scenario { roots, ..s.clone() });
-    }
-    out.extend(renamed(s));
-    out.extend(as_text(s));
-    if let Some(case) = s.cases.first() {
-        for path in simpler_paths(&case.path) {
-            let mut t = s.clone();
-            t.cases[0].path = path;
-            out.push(t);
-        }
-    }
-    for (i, root) in s.roots.iter().enumerate() {
-        if let Some(plain) = plain_root(root) {
-            let mut t = s.clone();
-            t.roots[i] = plain;
-            out.push(t);
-        }
-    }
-    out.extend(shorter_names(s));
-    out.extend(plainer_names(s));
-    for (i, entry) in s.tree.iter().enumerate() {
-        if let Entry::File {
-            path,
-            content: Some(_),
-        } = entry
-        {
-            let mut t = s.clone();
-            t.tree[i] = Entry::File {
-                path: path.clone(),
-                content: None,
-            };
-            out.push(t);
-        }
-    }
-    out
-}
-
-/// A link `a -> b` where `b` is itself a link: `a` pointed straight at
-/// `b`'s target and `b` dropped, so chains shrink one link at a time.
-fn shortcuts(s: &Scenario) -> Vec<Scenario> {
-    let mut out = Vec::new();
-    for (i, a) in s.tree.iter().enumerate() {
-        let Entry::Symlink {
-            path: a_path,
-            target: a_target,
-        } = a
-        else {
-            continue;
-        };
-        for (j, b) in s.tree.iter().enumerate() {
-            let Entry::Symlink {
-                path: b_path,
-                target: b_target,
-            } = b
-            else {
-                continue;
-            };
-            let b_name = b_path.segments().last().unwrap_or_default();
-            if i == j || a_target.segments().last() != Some(b_name) {
-                continue;
-            }
-            let mut tree = s.tree.clone();
-            tree[i] = Entry::Symlink {
-                path: a_path.clone(),
-                target: b_target.clone(),
-            };
-            tree.remove(j);
-            if validate_tree(&tree).is_ok() {
-                out.push(Scenario { tree, ..s.clone() });
-            }
-        }
-    }
-    out
-}
-
-/// Long or odd names (control characters and bytes that are not UTF-8
-/// included) replaced everywhere by a short plain one. Roots hold text, so
-/// only a UTF-8 name is replaced in them.
-fn renamed(s: &Scenario) -> Vec<Scenario> {
-    let mut names: Vec<&[u8]> = s
-        .tree
-        .iter()
-        .flat_map(|e| e.path().segments())
-        .filter(|n| n.len() > 8 || !n.iter().all(u8::is_ascii_alphanumeric))
-        .collect();
-    names.sort_unstable();
-    names.dedup();
-    let mut out = Vec::new();
-    let taken = |short: &str| {
-        s.tree
-            .iter()
-            .any(|e| e.path().segments().any(|n| n == short.as_bytes()))
-    };
-    let mut free = (0..).map(|k| format!("n{k}")).filter(|n| !taken(n));
-    for name in &names {
-        let Some(short) = free.next() else { break };
-        let swap = |text: &PathBytes| text.replace(name, &short);
-        let tree: Vec<Entry> = s.tree.iter().map(|e| e.map_paths(swap)).collect();
-        if validate_tree(&tree).is_err() {
-            continue;
-        }
-        let roots = match std::str::from_utf8(name) {
-            Ok(text) => s.roots.iter().map(|r| r.replace(text, &short)).collect(),
-            Err(_) => s.roots.clone(),
-        };
-        let mut t = Scenario {
-            tree,
-            roots,
-            ..s.clone()
-        };
-        for case in &mut t.cases {
-            case.path = swap(&case.path);
-        }
-        out.push(t);
-    }
-    out
-}
-
-/// A scenario that is not UTF-8 with every byte above 0x7F made `x` in
-/// every tree path, link target and case path at once. One map of bytes
-/// keeps which names are equal and which begin with which
-/// (`data\xc0\xae` stays a sibling of `data`), and the scenario becomes
-/// text, which the text shrinkers and probing can take on.
-fn as_text(s: &Scenario) -> Option<Scenario> {
-    if s.is_utf8() {
-        return None;
-    }
-    let plain = |p: &PathBytes| {
-        PathBytes::from(
-            p.as_bytes()
-                .iter()
-                .map(|&b| if b.is_ascii() { b } else { b'x' })
-                .collect::<Vec<u8>>(),
-        )
-    };
-    let tree: Vec<Entry> = s.tree.iter().map(|e| e.map_paths(plain)).collect();
-    validate_tree(&tree).ok()?;
-    let mut t = Scenario { tree, ..s.clone() };
-    for case in &mut t.cases {
-        case.path = plain(&case.path);
-    }
-    Some(t)
-}
-
-/// Every name of the scenario: components of tree paths, link targets and
-/// the case path (after `{base}`), each once, longest first.
-fn names(s: &Scenario) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
-    let mut add = |text: &str| {
-        for c in text.split('/') {
-            if !matches!(c, "" | "." | ".." | BASE_PLACEHOLDER) && !names.iter().any(|n| n == c) {
-                names.push(c.to_owned());
-            }
-        }
-    };
-    // Names are renamed as text ([`rename_component`] leaves a scenario
-    // of other bytes alone); [`renamed`] handles those.
-    for e in &s.tree {
-        add(&e.path().to_string_lossy());
-        if let Entry::Symlink { target, .. } = e {
-            add(&target.to_string_lossy());
-        }
-    }
-    for case in &s.cases {
-        let path = case.path.to_string_lossy();
-        add(path.strip_prefix(BASE_PLACEHOLDER).unwrap_or(&path));
-    }
-    names.sort_by_key(|n| std::cmp::Reverse(n.chars().count()));
-    names
-}
-
-/// Each name but the roots' one character shorter (the last first),
-/// renamed everywhere: `project／sub` becomes `project／su`, ... A root's
-/// name stays, so the example keeps reading `project` and `project2`.
-fn shorter_names(s: &Scenario) -> Vec<Scenario> {
-    let mut out = Vec::new();
-    let in_roots = |name: &str| s.roots.iter().any(|r| r.split('/').any(|c| c == name));
-    for name in names(s) {
-        let chars: Vec<char> = name.chars().collect();
-        if chars.len() < 2 || in_roots(&name) {
-            continue;
-        }
-        for drop in (0..chars.len()).rev() {
-            let shorter: String = chars
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| *i != drop)
-                .map(|(_, c)| c)
-                .collect();
-            if matches!(shorter.as_str(), "." | "..") {
-                continue;
-            }
-            out.extend(rename_component(s, &name, &shorter, true));
-        }
-    }
-    out
-}
-
-/// Each name with its non-ASCII characters made plain (a fullwidth `ｐ`
-/// becomes `p`, `é` becomes `e`, anything else `x`): all at once, then
-/// one at a time; then each odd ASCII character (`,`, `!`, a space) a `2`.
-fn plainer_names(s: &Scenario) -> Vec<Scenario> {
-    let plain = |c: char| {
-        c.to_string()
-            .nfkd()
-            .next()
-            .filter(char::is_ascii_alphanumeric)
-            .unwrap_or('x')
-    };
-    let mut out = Vec::new();
-    for name in names(s) {
-        let chars: Vec<char> = name.chars().collect();
-        if !chars.iter().all(char::is_ascii) {
-            let all: String = chars
-                .iter()
-                .map(|&c| if c.is_ascii() { c } else { plain(c) })
-                .collect();
-            out.extend(rename_component(s, &name, &all, true));
-        }
-        for (i, &c) in chars.iter().enumerate() {
-            let plainer = if !c.is_ascii() {
-                plain(c)
-            } else if !c.is_ascii_alphanumeric() && !"._-".contains(c) {
-                '2'
-            } else {
-                continue;
-            };
-            let mut one = chars.clone();
-            one[i] = plainer;
-            out.extend(rename_component(
-                s,
-                &name,
-                &one.iter().collect::<String>(),
-                true,
-            ));
-        }
-    }
-    out
-}
-
-/// Paths of more components than this lose runs of them, halves first.
-const HALVED_FROM: usize = 16;
-
-/// The path with one component fewer, or with empty and `.` components
-/// gone, or (a long one) a run of components fewer.
-fn simpler_paths(path: &PathBytes) -> Vec<PathBytes> {
-    let (prefix, rest) = match path.strip_prefix(BASE_PLACEHOLDER) {
-        Some(rest) => (BASE_PLACEHOLDER.as_bytes(), rest),
-        None => (&b""[..], path.as_bytes()),
-    };
-    let parts: Vec<&[u8]> = rest.split(|&b| b == b'/').collect();
-    let joined = |parts: &[&[u8]]| PathBytes::from(prefix).join(parts.join(&b'/'));
-    let mut out = Vec::new();
-    let tidy: Vec<&[u8]> = parts
-        .iter()
-        .enumerate()
-        .filter(|(i, p)| *i == 0 || (!p.is_empty() && **p != b"."))
-        .map(|(_, p)| *p)
-        .collect();
-    if tidy.len() < parts.len() {
-        out.push(joined(&tidy));
-    }
-    // Halves, quarters, ... of the components first, so that a path of
-    // thousands (a ladder's rung) shrinks in few attempts.
-    let mut chunk = if parts.len() > HALVED_FROM {
-        parts.len() / 2
-    } else {
-        0
-    };
-    while chunk >= 2 {
-        for start in (1..parts.len()).step_by(chunk) {
-            let mut fewer = parts.clone();
-            fewer.drain(start..(start + chunk).min(parts.len()));
-            if fewer.len() >= 2 {
-                out.push(joined(&fewer));
-            }
-        }
-        chunk /= 2;
-    }
-    for i in 1..parts.len() {
-        if parts.len() <= 2 {
-            break;
-        }
-        let mut fewer = parts.clone();
-        fewer.remove(i);
-        out.push(joined(&fewer));
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use rootguard_proptests::{Case, Op};
-
-    fn sibling(path: &str) -> Scenario {
-        Scenario {
-            name: "s".into(),
-            note: None,
-            tree: vec![Entry::Dir {
-                path: "project".into(),
-            }],
-            roots: vec!["file://{base}/project".into()],
-            cases: vec![Case {
-                path: path.into(),
-                op: Op::Write,
-                expect: None,
-            }],
-        }
-    }
-
-    #[test]
-    fn names_get_shorter_and_plainer() {
-        let s = sibling("{base}/project／sub");
-        let shorter: Vec<PathBytes> = shorter_names(&s)
-            .iter()
-            .map(|t| t.cases[0].path.clone())
-            .collect();
-        assert!(
-            shorter.contains(&"{base}/project／su".into()),
-            "{shorter:?}"
-        );
-        let plainer: Vec<PathBytes> = plainer_names(&s)
-            .iter()
-            .map(|t| t.cases[0].path.clone())
-            .collect();
-        assert_eq!(plainer, ["{base}/projectxsub", "{base}/projectxsub"]);
-        let comma = sibling("{base}/project,");
-        assert_eq!(plainer_names(&comma)[0].cases[0].path, "{base}/project2");
-        let wide = sibling("{base}/ｐroj");
-        assert_eq!(plainer_names(&wide)[0].cases[0].path, "{base}/proj");
-        // The root's own name stays.
-        assert!(shorter_names(&s).iter().all(|t| t.roots == s.roots));
-        for t in shorter_names(&s).iter().chain(&plainer_names(&s)) {
-            assert!(simplicity(t) < simplicity(&s));
-        }
-    }
-
-    #[test]
-    fn paths_get_simpler() {
-        assert_eq!(
-            simpler_paths(&"{base}/a/./b//c".into()),
-            [
-                "{base}/a/b/c",
-                "{base}/./b//c",
-                "{base}/a/b//c",
-                "{base}/a/.//c",
-                "{base}/a/./b/c",
-                "{base}/a/./b/"
-            ]
-        );
-        assert!(simpler_paths(&"{base}/a".into()).is_empty());
-        assert_eq!(
-            simpler_paths(&b"{base}/\xff/./\x01".to_vec().into()),
-            [
-                PathBytes::from(b"{base}/\xff/\x01".to_vec()),
-                b"{base}/./\x01".to_vec().into(),
-                b"{base}/\xff/\x01".to_vec().into(),
-                b"{base}/\xff/.".to_vec().into()
-            ]
-        );
-    }
-
-    #[test]
-    fn names_that_are_not_utf8_are_renamed_plain() {
-        let s = Scenario {
-            tree: vec![Entry::Dir {
-                path: b"project\xff\n".to_vec().into(),
-            }],
-            ..sibling("")
-        };
-        let s = Scenario {
-            cases: vec![Case {
-                path: b"{base}/project\xff\n/x".to_vec().into(),
-                op: Op::Read,
-                expect: None,
-            }],
-            ..s
-        };
-        let t = renamed(&s);
-        assert!(
-            t.iter()
-                .any(|t| t.cases[0].path == "{base}/n0/x" && t.roots == s.roots),
-            "{t:?}"
-        );
-    }
 }

@@ -9,10 +9,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use rootguard_proptests::{Scenario, Truth};
-use rootguard_report::{
-    catalogue, hostile_marks, probe, simplicity, unprobed, Defect, Example, Feature, Identity,
-    Ledger, Probe, Sighting, Variants,
-};
+use rootguard_report::{hostile_marks, Defect, Example, Ledger, Sighting, Variants};
+use rootguard_triage::{catalogue, probe, simplicity, unprobed, Feature, Identity, Probe};
 
 use crate::checker::{Checker, Reply};
 use crate::judge::{Class, Ids, Outcome};

@@ -1,7 +1,7 @@
 //! Findings: what one attack or check showed, and how a sighting becomes one.
 
 use rootguard_proptests::{Judgement, Materialized, Scenario};
-use rootguard_report::Identity;
+use rootguard_triage::Identity;
 use serde_json::Value;
 
 use super::{session_error_kind, Failed, Mode, Runner};

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use rootguard_proptests::gen::Generator;
 use rootguard_proptests::{Case, Op, Scenario};
-use rootguard_report::{probe, Probe};
+use rootguard_triage::{probe, Probe};
 
 use super::call::{Call, Seen};
 use super::draw::{callable, draw, INSIDE_FILE};

@@ -5,7 +5,7 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use rootguard_proptests::{Entry, Scenario, Truth};
-use rootguard_report::{probe, Probe, Subject};
+use rootguard_triage::{probe, shrink_found, Budget, Found, Probe, Seen, Steps, Subject};
 
 use super::{Attempt, Mode, Runner};
 use crate::attacks::{Attack, ROOT};
@@ -52,47 +52,54 @@ impl Runner<'_> {
         Ok(found)
     }
 
-    /// Removes tree entries one at a time while the same kind of escape stays.
+    /// Shrinks the tree with triage's one shrinker ([`Steps::Tree`]:
+    /// the attack's other paths name entries a rename would take away)
+    /// while the same kind of escape stays, with the same truth.
     pub(super) fn shrink(
         &mut self,
         attack: &Attack,
         mode: Mode,
         found: Attempt,
     ) -> Result<Attempt, HarnessError> {
-        let Some(kind) = found.finding.as_ref().map(|f| f.kind) else {
+        let Some(f) = found.finding.as_ref() else {
             return Ok(found);
         };
-        let mut best = found;
-        let mut tree = attack.tree.clone();
-        let mut i = 0;
-        while i < tree.len() && !self.options.interrupted.load(Ordering::Relaxed) {
-            let mut smaller = tree.clone();
-            smaller.remove(i);
-            if !smaller
+        let (kind, truth, start) = (f.kind, found.truth, f.scenario.clone());
+        let interrupted = Arc::clone(&self.options.interrupted);
+        // The root must stay on disk: a server may refuse to start without it.
+        let keep = |s: &Scenario| {
+            s.tree
                 .iter()
                 .any(|e| e.path() == ROOT || e.path().starts_with("proj/"))
-            {
-                // The root must stay on disk: a server may refuse to start without it.
-                smaller.push(Entry::Dir { path: ROOT.into() });
-                if smaller.len() >= tree.len() {
-                    i += 1;
-                    continue;
-                }
-            }
-            let attempt = self.attempt(attack, &smaller, mode)?;
-            // The model must still call it an escape: a server that creates
-            // missing parents escapes with `proj2` gone from the tree, where
-            // the model only says the write cannot happen.
-            if attempt.finding.as_ref().is_some_and(|f| f.kind == kind)
-                && attempt.truth == best.truth
-            {
-                tree = smaller;
-                best = attempt;
-                i = 0;
-            } else {
-                i += 1;
-            }
-        }
+        };
+        let found = Found {
+            scenario: &start,
+            shown: found,
+            used: None,
+        };
+        let shrunk = shrink_found(
+            found,
+            Steps::Tree,
+            Budget::default(),
+            &interrupted,
+            keep,
+            |smaller: &Scenario| {
+                let attempt = self.attempt_on(attack, smaller.clone(), mode)?;
+                // The model must still call it an escape: a server that
+                // creates missing parents escapes with `proj2` gone from the
+                // tree, where the model only says the write cannot happen.
+                Ok(
+                    if attempt.finding.as_ref().is_some_and(|f| f.kind == kind)
+                        && attempt.truth == truth
+                    {
+                        Seen::Shows(attempt, None)
+                    } else {
+                        Seen::Gone
+                    },
+                )
+            },
+        )?;
+        let mut best = shrunk.shown;
         if let Some(f) = best.finding.as_mut() {
             f.shrunk = true;
         }

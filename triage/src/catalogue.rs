@@ -461,7 +461,7 @@ const RULES: &[Rule] = &[
 /// # Examples
 ///
 /// ```
-/// use rootguard_report::{catalogue, Class, Feature, RootRule, Signature};
+/// use rootguard_triage::{catalogue, Class, Feature, RootRule, Signature};
 ///
 /// let link = Signature::new(Class::PathEscape, [Feature::Link, Feature::TrimmableEdge]);
 /// assert_eq!(catalogue::identify(&link).id, "RG-TRIMMED-NAME");

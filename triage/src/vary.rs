@@ -855,7 +855,7 @@ impl Subject {
 ///
 /// ```
 /// use rootguard_proptests::{Case, Entry, Op, Scenario};
-/// use rootguard_report::nested;
+/// use rootguard_triage::nested;
 ///
 /// let s = Scenario {
 ///     name: String::new(), note: None,
@@ -896,7 +896,7 @@ pub fn nested(scenario: &Scenario) -> Option<Scenario> {
 ///
 /// ```
 /// use rootguard_proptests::{Case, Entry, Op, Scenario};
-/// use rootguard_report::rehomed;
+/// use rootguard_triage::rehomed;
 ///
 /// let s = Scenario {
 ///     name: String::new(), note: None,
@@ -1046,7 +1046,7 @@ fn uri_in_base_form(path: &[u8]) -> Option<String> {
 /// # Examples
 ///
 /// ```
-/// use rootguard_report::plain_root;
+/// use rootguard_triage::plain_root;
 /// assert_eq!(plain_root("FILE://localhost{base}/a/./b/").as_deref(), Some("file://{base}/a/b"));
 /// assert_eq!(plain_root("file://{base}/%2e%2E").as_deref(), Some("file://{base}/.."));
 /// assert_eq!(plain_root("file://{base}/a"), None);
@@ -1241,7 +1241,7 @@ fn map_entry(e: &Entry, path: &impl Fn(&str) -> String, target: &impl Fn(&str) -
 ///
 /// ```
 /// use rootguard_proptests::{Case, Entry, Op, Scenario};
-/// use rootguard_report::rename_component;
+/// use rootguard_triage::rename_component;
 ///
 /// let s = Scenario {
 ///     name: String::new(), note: None,

@@ -239,7 +239,7 @@ impl Feature {
     /// # Examples
     ///
     /// ```
-    /// use rootguard_report::{Feature, RootRule};
+    /// use rootguard_triage::{Feature, RootRule};
     /// assert_eq!(Feature::RootUri(RootRule::Host).name(), "root-uri-host");
     /// assert_eq!(Feature::from_name("final-link"), Some(Feature::FinalLink));
     /// ```

@@ -142,7 +142,7 @@ pub struct Identity {
 ///
 /// ```
 /// use rootguard_proptests::{Case, Entry, Op, Scenario};
-/// use rootguard_report::{unprobed, Class, Feature};
+/// use rootguard_triage::{unprobed, Class, Feature};
 ///
 /// let s = Scenario {
 ///     name: "x".into(),
@@ -187,7 +187,7 @@ pub fn unprobed(scenario: &Scenario, class: Class, observed: &[Feature]) -> Iden
 ///
 /// ```
 /// use rootguard_proptests::{Case, Entry, Op, Scenario};
-/// use rootguard_report::{catalogue, probe, Class, Feature, Probe};
+/// use rootguard_triage::{catalogue, probe, Class, Feature, Probe};
 ///
 /// let s = Scenario {
 ///     name: "x".into(),

@@ -39,7 +39,7 @@ impl Class {
     /// # Examples
     ///
     /// ```
-    /// use rootguard_report::Class;
+    /// use rootguard_triage::Class;
     /// assert_eq!(Class::PathEscape.as_str(), "path-escape");
     /// assert_eq!(Class::from_name("root-escape"), Some(Class::RootEscape));
     /// ```
