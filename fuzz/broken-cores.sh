@@ -49,7 +49,7 @@ links-39|resolve.rs|s/if links > MAX_LINKS {/if links >= MAX_LINKS {/
 name-max-255|resolve.rs|s/if name.len() > NAME_MAX {/if name.len() >= NAME_MAX {/
 slash-after-create|resolve.rs|s/let creatable = last \&\& write \&\& !slash_after;/let creatable = last \&\& write;/
 final-dir-write|resolve.rs|s/if write \&\& kind == FileKind::Dir {/if write \&\& kind == FileKind::Dir \&\& current.len() > 1 {/
-textual-prefix|lexical.rs|s/is_none_or([|]\&next[|] next == b.\/.)/is_none_or(|\&next| next == next)/
+textual-prefix|normal.rs|s/is_none_or([|]\&next[|] next == b.\/.)/is_none_or(|\&next| next == next)/
 '
 wanted=("$@")
 if ! cargo fuzz --version >/dev/null 2>&1; then

@@ -11,7 +11,7 @@ fuzz_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 mapfile -t TARGETS <"$fuzz_dir/targets"
 
 # The targets that reach core's `unsafe` code (the SSE2 loads in
-# core/src/lexical.rs and core/src/index.rs), whose out-of-bounds reads
+# core/src/normal.rs and core/src/index.rs), whose out-of-bounds reads
 # only AddressSanitizer sees: the nightly workflow's ASan pass runs these.
 ASAN_TARGETS=(lexical resolve_kernel)
 

@@ -10,7 +10,8 @@ use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use rootguard::{LexicalRoots, Op, RootId, Roots};
+use rootguard::lexical::LexicalRoots;
+use rootguard::{Op, RootId, Roots};
 use rustix::fs::{Mode, OFlags, ResolveFlags};
 
 /// Cycles through a small set of inputs so that no single input is
@@ -79,7 +80,7 @@ fn check_lexical(c: &mut Criterion) {
         let ours = LexicalRoots::new(&uris);
         let mut cycle = Cycle::new(paths.clone());
         group.bench_with_input(BenchmarkId::new("rootguard", n), &n, |b, _| {
-            b.iter(|| ours.check(black_box(cycle.next())).ok().flatten())
+            b.iter(|| ours.inside(black_box(cycle.next())).ok().flatten())
         });
         let mut cycle = Cycle::new(paths.clone());
         group.bench_with_input(BenchmarkId::new("naive_prefix", n), &n, |b, _| {

@@ -1,4 +1,5 @@
 //! The `rootguard` command.
+#![forbid(unsafe_code)]
 
 mod check;
 mod demo;

@@ -10,7 +10,7 @@ mod testing;
 
 use self::few::FewRoot;
 use self::many::ManyRoots;
-use crate::lexical::{has_dot_slash_or_nul_long, is_at_or_beneath, is_normal, is_normal_exact};
+use crate::normal::{has_dot_slash_or_nul_long, is_at_or_beneath, is_normal, is_normal_exact};
 use crate::root_id::{earliest, RootId};
 
 /// Up to this many roots, a linear scan beats hashing.
@@ -137,7 +137,7 @@ impl RootIndex {
 mod tests {
     use super::testing::below;
     use super::*;
-    use crate::lexical::is_within;
+    use crate::normal::is_within;
 
     fn index(paths: &[&str]) -> RootIndex {
         RootIndex::new(
@@ -292,19 +292,19 @@ mod tests {
                     path.push('/');
                 }
                 let bytes = path.as_bytes();
-                let expected = crate::lexical::normalize_into(bytes, &mut out)
+                let expected = crate::normal::normalize_into(bytes, &mut out)
                     .ok()
                     .map(|_| refs.iter().position(|r| is_within(&out, r.as_bytes())));
                 match index.find_if_normal(bytes) {
                     Some(found) => {
-                        assert!(crate::lexical::is_normal(bytes), "{path:?} is not normal");
+                        assert!(crate::normal::is_normal(bytes), "{path:?} is not normal");
                         assert_eq!(
                             Some(found.map(RootId::index)),
                             expected,
                             "{path:?} in {refs:?}"
                         );
                     }
-                    None => assert!(!crate::lexical::is_normal(bytes), "{path:?} is normal"),
+                    None => assert!(!crate::normal::is_normal(bytes), "{path:?} is normal"),
                 }
                 if let Some(expected) = expected {
                     assert_eq!(

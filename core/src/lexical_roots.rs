@@ -5,7 +5,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use crate::index::RootIndex;
-use crate::lexical::{normalize_into, LexicalError};
+use crate::normal::{normalize_into, LexicalError};
 use crate::root::{RejectedRoot, RootError};
 use crate::root_id::RootId;
 use crate::uri::RootUri;
@@ -20,13 +20,13 @@ use crate::uri::RootUri;
 /// # Examples
 ///
 /// ```
-/// use rootguard::LexicalRoots;
+/// use rootguard::lexical::LexicalRoots;
 /// let roots = LexicalRoots::new(["file:///x/proj"]);
-/// let id = roots.check("/x/proj/a/../b").unwrap().unwrap();
+/// let id = roots.inside("/x/proj/a/../b").unwrap().unwrap();
 /// assert_eq!(id.index(), 0);
 /// assert_eq!(roots.get(id), Some(std::path::Path::new("/x/proj")));
-/// assert_eq!(roots.check("/x/proj2/a"), Ok(None));
-/// assert_eq!(roots.check("/x/proj/../proj2"), Ok(None));
+/// assert_eq!(roots.inside("/x/proj2/a"), Ok(None));
+/// assert_eq!(roots.inside("/x/proj/../proj2"), Ok(None));
 /// ```
 #[derive(Clone, Debug)]
 pub struct LexicalRoots {
@@ -78,7 +78,7 @@ impl LexicalRoots {
     }
 
     /// The normal path of the valid root `id` names, as
-    /// [`LexicalRoots::check`] gives it; `None` for a root that was
+    /// [`LexicalRoots::inside`] gives it; `None` for a root that was
     /// rejected (or an id from other roots, beyond this list).
     pub fn get(&self, id: RootId) -> Option<&Path> {
         let at = self
@@ -95,7 +95,7 @@ impl LexicalRoots {
     ///
     /// A [`LexicalError`] for a relative path or one with a NUL byte.
     #[inline(always)]
-    pub fn check(&self, path: impl AsRef<OsStr>) -> Result<Option<RootId>, LexicalError> {
+    pub fn inside(&self, path: impl AsRef<OsStr>) -> Result<Option<RootId>, LexicalError> {
         let bytes = path.as_ref().as_bytes();
         match self.index.find_if_normal(bytes) {
             Some(found) => Ok(found),
@@ -103,7 +103,7 @@ impl LexicalRoots {
         }
     }
 
-    /// [`LexicalRoots::check`] for a path that must be normalized first.
+    /// [`LexicalRoots::inside`] for a path that must be normalized first.
     #[cold]
     #[inline(never)]
     fn check_abnormal(&self, bytes: &[u8]) -> Result<Option<RootId>, LexicalError> {

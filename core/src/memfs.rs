@@ -9,7 +9,7 @@ use std::path::Path;
 
 use rustix::io::Errno;
 
-use crate::lexical::is_within;
+use crate::normal::is_within;
 use crate::op::Op;
 use crate::resolve::resolve;
 use crate::seam::sealed::Sealed;

@@ -13,8 +13,8 @@ use rustix::fs::{Mode, OFlags};
 use rustix::io::Errno;
 
 use crate::beneath::{named_in, written_in_place, Engine};
-use crate::lexical::is_normal;
 use crate::limits::PATH_MAX;
+use crate::normal::is_normal;
 use crate::op::Op;
 use crate::procfs::fd_path;
 use crate::seam::sealed::Sealed;

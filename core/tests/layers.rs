@@ -267,15 +267,15 @@ fn the_reader_sees_uses_and_the_finder_sees_circles() {
     for (from, to) in [
         (names(&["realfs"]), names(&["beneath"])),
         (names(&["roots"]), names(&["index"])),
-        (names(&["open", "beneath_roots"]), names(&["beneath"])),
+        (names(&["opening", "beneath_roots"]), names(&["beneath"])),
         (
-            names(&["open", "pinned"]),
-            names(&["open", "beneath_roots"]),
+            names(&["opening", "pinned"]),
+            names(&["opening", "beneath_roots"]),
         ),
         (names(&["index", "few"]), names(&["index", "testing"])),
         (names(&["beneath", "tests"]), names(&["beneath"])),
         (names(&["seam"]), names(&["op"])),
-        (names(&[]), names(&["open"])),
+        (names(&[]), names(&["opening"])),
     ] {
         assert!(
             uses.get(&from).is_some_and(|used| used.contains(&to)),

@@ -13,7 +13,8 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use common::backends;
-use rootguard::{Backend, Op, OpenError, Roots, Verdict};
+use rootguard::open::{Backend, OpenError};
+use rootguard::{Op, Roots, Verdict};
 
 /// A hostile tree under a fresh temp dir: the root `root/`, its sibling
 /// `root2/`, and `out/`, the place nothing may reach.

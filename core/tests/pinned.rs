@@ -10,7 +10,8 @@ use std::os::fd::{AsFd, OwnedFd};
 use std::path::{Path, PathBuf};
 
 use common::{backends, Tree};
-use rootguard::{Backend, Op, OpenError, PinnedRoots, RootId, Roots, Verdict};
+use rootguard::open::{Backend, OpenError};
+use rootguard::{Op, PinnedRoots, RootId, Roots, Verdict};
 
 /// `root/` with `file`, `sub/inner`, links in and out, and `out/secret`
 /// beside it; `alias -> root`.

@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use rootguard::{Backend, Op, OpenError, PinnedRoots, ResolveErrorKind, Roots, Verdict};
+use rootguard::open::{Backend, OpenError};
+use rootguard::{Op, PinnedRoots, ResolveErrorKind, Roots, Verdict};
 use rootguard_testsupport::Kernel;
 use rustix::fd::OwnedFd;
 use rustix::fs::{renameat, renameat_with, Mode, OFlags, RenameFlags};

@@ -49,7 +49,8 @@ fn every_vector_of_the_corpus() {
 /// the list given, and the invalid ones apart.
 #[test]
 fn lexical_roots_keep_what_they_accepted() {
-    let roots = rootguard::LexicalRoots::new(["file:///a/b", "http://x/y", "file:///c/./d/"]);
+    let roots =
+        rootguard::lexical::LexicalRoots::new(["file:///a/b", "http://x/y", "file:///c/./d/"]);
     assert_eq!(
         roots.accepted(),
         &[
@@ -60,17 +61,20 @@ fn lexical_roots_keep_what_they_accepted() {
     assert_eq!(roots.rejected().len(), 1);
     assert_eq!(roots.rejected()[0].index, 1);
     // A check's root counts the list given, and `get` finds its path.
-    let id = roots.check("/c/d/e").expect("absolute").expect("inside");
+    let id = roots.inside("/c/d/e").expect("absolute").expect("inside");
     assert_eq!(id.index(), 2);
     assert_eq!(roots.get(id), Some(std::path::Path::new("/c/d")));
-    let first = roots.check("/a/b").expect("absolute").expect("inside");
+    let first = roots.inside("/a/b").expect("absolute").expect("inside");
     assert_eq!(roots.get(first), Some(std::path::Path::new("/a/b")));
     // Root #1 was rejected; a one-root list has no root #2.
-    let rejected_id = rootguard::LexicalRoots::new(["http://x/y", "file:///r"])
-        .check("/r")
+    let rejected_id = rootguard::lexical::LexicalRoots::new(["http://x/y", "file:///r"])
+        .inside("/r")
         .expect("absolute")
         .expect("inside");
     assert_eq!(rejected_id.index(), 1);
     assert_eq!(roots.get(rejected_id), None);
-    assert_eq!(rootguard::LexicalRoots::new(["file:///c/d"]).get(id), None);
+    assert_eq!(
+        rootguard::lexical::LexicalRoots::new(["file:///c/d"]).get(id),
+        None
+    );
 }

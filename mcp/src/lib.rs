@@ -76,6 +76,7 @@
 //! # Ok::<(), rootguard_mcp::HarnessError>(())
 //! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod attacks;
 pub mod client;

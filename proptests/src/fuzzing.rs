@@ -302,7 +302,7 @@ fn check_with_url(uri: &str, path: &[u8]) {
     );
 }
 
-/// `lexical_roots`: [`rootguard::LexicalRoots::check`] against the lexical
+/// `lexical_roots`: [`rootguard::lexical::LexicalRoots::inside`] against the lexical
 /// oracle ([`LexicalModel`]: the path and each root split into whole
 /// components, `.`, `..` and empty ones applied, containment a prefix of
 /// components). Core must refuse exactly the relative and NUL-holding
@@ -354,24 +354,24 @@ fn lexical_input(data: &[u8]) -> Option<(&'static RootSet, Vec<u8>)> {
 }
 
 fn check_lexical_query(roots: &[String], path: &[u8]) {
-    let core = rootguard::LexicalRoots::new(roots);
+    let core = rootguard::lexical::LexicalRoots::new(roots);
     compare_lexical(&core, &LexicalModel::new(roots), roots, path);
 }
 
 fn compare_lexical(
-    core: &rootguard::LexicalRoots,
+    core: &rootguard::lexical::LexicalRoots,
     model: &LexicalModel,
     roots: &[String],
     path: &[u8],
 ) {
     let ours = core
-        .check(OsStr::from_bytes(path))
+        .inside(OsStr::from_bytes(path))
         .map(|found| found.map(rootguard::RootId::index));
     let theirs = model.find(path);
     match (&ours, &theirs) {
         (Ok(ours), Ok(theirs)) if ours == theirs => {}
-        (Err(rootguard::LexicalError::NotAbsolute), Err(NoTarget::NotAbsolute)) => {}
-        (Err(rootguard::LexicalError::NulByte), Err(NoTarget::NulByte)) => {}
+        (Err(rootguard::lexical::LexicalError::NotAbsolute), Err(NoTarget::NotAbsolute)) => {}
+        (Err(rootguard::lexical::LexicalError::NulByte), Err(NoTarget::NulByte)) => {}
         _ => panic!(
             "lexical check: core says {ours:?}, the lexical oracle says {theirs:?} (Ok: the index of the containing root; Err: refused) for {:?}:\n{}",
             path.escape_ascii().to_string(),

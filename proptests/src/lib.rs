@@ -59,6 +59,7 @@
 //! ```
 
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 // Feature `no-coverage` asks fuzz/rustc-wrapper.sh to compile this crate
 // without coverage counters; the wrapper says it did by this cfg.

@@ -5,7 +5,8 @@
 use std::os::unix::fs::MetadataExt;
 
 use proptest::prelude::*;
-use rootguard::{Backend, Roots, Verdict};
+use rootguard::open::Backend;
+use rootguard::{Roots, Verdict};
 use rootguard_proptests::bridge::core_op;
 use rootguard_proptests::strategies::scenario;
 use rootguard_proptests::{kernel, Materialized, Op, Scenario, Truth};

@@ -127,8 +127,8 @@ proptest! {
             let _ = roots.check("/l", op);
             let _ = roots.check(format!("/d/{text}"), op);
         }
-        let _ = rootguard::LexicalRoots::new([text.as_str()]).check(path);
-        let _ = rootguard::NormalPath::new(path);
+        let _ = rootguard::lexical::LexicalRoots::new([text.as_str()]).inside(path);
+        let _ = rootguard::lexical::NormalPath::new(path);
     }
 }
 

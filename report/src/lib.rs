@@ -43,6 +43,7 @@
 //! # Ok::<(), ()>(())
 //! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod baseline;
 mod html;

@@ -22,6 +22,7 @@
 //! # let _ = (node, package);
 //! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod child;
 mod kernel;

@@ -50,6 +50,7 @@
 //! # Ok::<(), ()>(())
 //! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod catalogue;
 mod class;

@@ -28,6 +28,7 @@
 //! # Ok::<(), rootguard_vet::HarnessError>(())
 //! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod checker;
 pub mod corpus;

@@ -3,10 +3,10 @@
 //! in bounds), a portable compare elsewhere.
 
 #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-use crate::lexical::has_dot_slash_or_nul_long;
-use crate::lexical::same_bytes;
+use crate::normal::has_dot_slash_or_nul_long;
+use crate::normal::same_bytes;
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-use crate::lexical::windows_sse2;
+use crate::normal::windows_sse2;
 use crate::root_id::RootId;
 
 /// A root (never `/`) among few, kept ready for the compare of a path of
@@ -189,7 +189,7 @@ fn middle_matches(path: &[u8], root: &[u8]) -> bool {
 mod tests {
     use super::super::testing::below;
     use super::*;
-    use crate::lexical::{has_dot_slash_or_nul_long, is_at_or_beneath};
+    use crate::normal::{has_dot_slash_or_nul_long, is_at_or_beneath};
 
     /// The 16-byte compares of a root among few, against their definition
     /// ([`is_at_or_beneath`], [`has_dot_slash_or_nul_long`]) and against

@@ -1,7 +1,7 @@
 //! The table of many roots: open addressing over their paths' hashes.
 
 use super::hash::path_hash;
-use crate::lexical::same_bytes;
+use crate::normal::same_bytes;
 use crate::root_id::{earliest, RootId};
 
 /// Many roots, found by hash: only the prefixes of a path that some root's

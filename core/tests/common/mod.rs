@@ -6,7 +6,8 @@
 use std::path::{Path, PathBuf};
 
 use rootguard::fs::MemFs;
-use rootguard::{Backend, Op, OpenError, Roots, Verdict};
+use rootguard::open::{Backend, OpenError};
+use rootguard::{Op, Roots, Verdict};
 use rootguard_testsupport::Kernel;
 
 /// One tree, twice: under a fresh temp dir and in a [`MemFs`] at the same

@@ -44,7 +44,7 @@ pub struct RootSet {
     /// The valid roots' paths, for building paths near them.
     valid: Vec<Vec<u8>>,
     /// Core's lexical roots.
-    pub core: rootguard::LexicalRoots,
+    pub core: rootguard::lexical::LexicalRoots,
     /// The oracle's lexical roots.
     pub model: LexicalModel,
 }
@@ -54,7 +54,7 @@ impl RootSet {
         let paths: Vec<Option<Vec<u8>>> = uris.iter().map(|u| parse_root_uri(u).ok()).collect();
         let valid = paths.iter().flatten().cloned().collect();
         RootSet {
-            core: rootguard::LexicalRoots::new(&uris),
+            core: rootguard::lexical::LexicalRoots::new(&uris),
             model: LexicalModel::new(&uris),
             uris,
             paths,

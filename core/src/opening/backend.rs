@@ -20,7 +20,8 @@ pub const BACKEND_ENV: &str = "ROOTGUARD_OPEN_BACKEND";
 /// # Examples
 ///
 /// ```
-/// use rootguard::{Backend, Op, Roots};
+/// use rootguard::open::Backend;
+/// use rootguard::{Op, Roots};
 /// let dir = tempfile::tempdir().unwrap();
 /// let base = dir.path().canonicalize().unwrap();
 /// std::fs::write(base.join("a.txt"), "hi").unwrap();
@@ -136,9 +137,11 @@ mod tests {
         if std::env::var_os(CHILD).is_some() {
             return;
         }
-        let name = "open::backend::tests::the_environment_steers_auto_in_the_process_that_has_it";
+        // The test's own name, as the harness spells it (no crate name).
+        let module = module_path!().split_once("::").map_or("", |(_, m)| m);
+        let name = format!("{module}::the_environment_steers_auto_in_the_process_that_has_it");
         let run = std::process::Command::new(std::env::current_exe().expect("the test binary"))
-            .args(["--exact", name, "--test-threads=1"])
+            .args(["--exact", &name, "--test-threads=1"])
             .env(BACKEND_ENV, "walk")
             .env(CHILD, "1")
             .output()

@@ -20,7 +20,8 @@ use crate::root_id::RootId;
 /// # Examples
 ///
 /// ```
-/// use rootguard::{Op, OpenError, Roots};
+/// use rootguard::{Op, Roots};
+/// use rootguard::open::OpenError;
 /// let dir = tempfile::tempdir().unwrap();
 /// let base = dir.path().canonicalize().unwrap();
 /// std::fs::create_dir(base.join("root")).unwrap();
@@ -75,7 +76,7 @@ pub enum OpenError {
         /// The root's resolved location.
         path: PathBuf,
     },
-    /// [`Backend::Openat2`](crate::Backend::Openat2) was asked for, but the
+    /// [`Backend::Openat2`](crate::open::Backend::Openat2) was asked for, but the
     /// kernel refuses `openat2` (older than 5.6, or a seccomp filter).
     Openat2Unavailable(io::Error),
     /// Any other error from the file system (permission denied, too many

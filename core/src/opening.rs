@@ -78,7 +78,8 @@ impl Roots<RealFs> {
     ///
     /// ```
     /// use std::io::Read;
-    /// use rootguard::{Op, OpenError, Roots};
+    /// use rootguard::{Op, Roots};
+    /// use rootguard::open::OpenError;
     /// let dir = tempfile::tempdir().unwrap();
     /// let base = dir.path().canonicalize().unwrap();
     /// std::fs::create_dir_all(base.join("proj/src")).unwrap();

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 /// # Examples
 ///
 /// ```
-/// use rootguard::NormalPath;
+/// use rootguard::lexical::NormalPath;
 /// let p = NormalPath::new("/a/./b//c/../../d/").unwrap();
 /// assert_eq!(p.as_path(), std::path::Path::new("/a/d"));
 /// assert!(p.trailing_slash());
