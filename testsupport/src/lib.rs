@@ -26,6 +26,7 @@
 
 mod child;
 mod kernel;
+pub mod layers;
 mod lock;
 pub mod npm;
 mod pins;

@@ -4,7 +4,7 @@
 
 use rootguard_proptests::oracle::{self, parse_root_uri, ModelFs, Outside};
 use rootguard_proptests::strategies::file_uri;
-use rootguard_proptests::{kernel, Judgement, Materialized, Op, PathBytes, Truth};
+use rootguard_proptests::{kernel, Judgement, Materialized, Op, PathBytes, Scenario, Truth};
 
 use crate::checker::{Checker, Reply, Request};
 use crate::HarnessError;
@@ -239,4 +239,25 @@ mod tests {
         ];
         assert_eq!(clean_roots(&roots), ["file:///tmp", "file:///"]);
     }
+}
+
+/// One finding: a query that showed a class of defect.
+#[derive(Debug, Clone)]
+pub struct Finding {
+    /// Its class.
+    pub class: Class,
+    /// Where the scenario came from (`bundled:…`, a file, or `random`).
+    pub origin: String,
+    /// The exact request that showed it (after any shrinking).
+    pub request: String,
+    /// What the checker answered, in words.
+    pub answer: String,
+    /// The truth, where an answer was judged.
+    pub truth: Option<Judgement>,
+    /// The scenario showing it, `{base}` form, one case (minimal when shrunk).
+    pub scenario: Scenario,
+    /// Whether `scenario` was shrunk.
+    pub shrunk: bool,
+    /// The checker's recent stderr.
+    pub stderr: String,
 }

@@ -9,8 +9,9 @@ use rootguard_proptests::{Materialized, Scenario, Truth};
 
 use crate::checker::{Checker, Reply};
 use crate::corpus::Source;
+use crate::judge::Finding;
 use crate::judge::{evaluate_against, Ids, Judge};
-use crate::run::{Finding, Report};
+use crate::run::Report;
 use crate::HarnessError;
 
 /// Asks every case of every scenario in `sources` and reports every defect:

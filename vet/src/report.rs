@@ -7,7 +7,8 @@ use rootguard_report::{self as shared, Defect, Ledger, Sighting, Tool, Variants}
 use serde_json::json;
 
 use crate::judge::Class;
-use crate::run::{Finding, Report};
+use crate::judge::Finding;
+use crate::run::Report;
 use crate::triage::{example, unprobed_identity};
 
 pub use rootguard_report::{entry_text, xml_escape};

@@ -8,13 +8,13 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rootguard_proptests::gen::{combination, covering_array, Feature, Generator};
-use rootguard_proptests::{Judgement, Materialized, Scenario};
+use rootguard_proptests::{Materialized, Scenario};
 
 use rootguard_report::Defect;
 
 use crate::checker::Checker;
 use crate::corpus::Source;
-use crate::judge::{evaluate, Class, Ids, Judge, Outcome};
+use crate::judge::{evaluate, Class, Finding, Ids, Judge, Outcome};
 use crate::shard::Shard;
 use crate::stats::{Stats, Strategy, Tally};
 use crate::targeted::{decoys, expand, Pick};
@@ -107,27 +107,6 @@ pub struct Progress {
     pub elapsed: Duration,
     /// The budget.
     pub budget: Duration,
-}
-
-/// One finding: a query that showed a class of defect.
-#[derive(Debug, Clone)]
-pub struct Finding {
-    /// Its class.
-    pub class: Class,
-    /// Where the scenario came from (`bundled:…`, a file, or `random`).
-    pub origin: String,
-    /// The exact request that showed it (after any shrinking).
-    pub request: String,
-    /// What the checker answered, in words.
-    pub answer: String,
-    /// The truth, where an answer was judged.
-    pub truth: Option<Judgement>,
-    /// The scenario showing it, `{base}` form, one case (minimal when shrunk).
-    pub scenario: Scenario,
-    /// Whether `scenario` was shrunk.
-    pub shrunk: bool,
-    /// The checker's recent stderr.
-    pub stderr: String,
 }
 
 /// What a run found.

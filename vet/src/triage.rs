@@ -13,8 +13,7 @@ use rootguard_report::{hostile_marks, Defect, Example, Ledger, Sighting, Variant
 use rootguard_triage::{catalogue, probe, simplicity, unprobed, Feature, Identity, Probe};
 
 use crate::checker::{Checker, Reply};
-use crate::judge::{Class, Ids, Outcome};
-use crate::run::Finding;
+use crate::judge::{Class, Finding, Ids, Outcome};
 use crate::shrink::{ask, shrink, Asked, Budget, MAX_ATTEMPTS};
 use crate::HarnessError;
 

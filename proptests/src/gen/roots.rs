@@ -11,7 +11,7 @@ use proptest::collection::vec;
 use proptest::prelude::*;
 
 use super::pieces::{pieces, Piece, TreeNames};
-use super::uris::{text_uri, UriSpec};
+use super::uris::{text_uri, UriSpec, HOSTS, LOCALHOSTS, PORTS, USERINFOS};
 use super::{pick, pool_index};
 
 /// At most this many characters of [`RootSpec::Text`] count.
@@ -71,38 +71,8 @@ pub const FIXED_ROOTS: &[&str] = &[
     "http://{base}",
 ];
 
-/// `localhost` in every case.
-pub(crate) const LOCALHOSTS: &[&str] = &["localhost", "LOCALHOST", "LocalHost"];
-
 /// The short form's scheme, in every case.
 const SHORT_SCHEMES: &[&str] = &["file:", "FILE:", "File:"];
-
-/// Hosts that are not `localhost`, though some look like it.
-pub(crate) const HOSTS: &[&str] = &[
-    "evil",
-    "server",
-    "127.0.0.1",
-    "localhost.",
-    "[::1]",
-    "%6cocalhost",
-    "local%68ost",
-    "xn--lcalhost",
-    "localhost%00",
-    "local host",
-];
-
-/// Authorities with userinfo, empty or not.
-pub(crate) const USERINFOS: &[&str] = &["user@localhost", "u@localhost", "@"];
-
-/// Authorities with a port, or just its colon.
-pub(crate) const PORTS: &[&str] = &[
-    "localhost:80",
-    "localhost:",
-    ":0",
-    "localhost:22",
-    "localhost:0",
-    ":",
-];
 
 /// Schemes that are not `file`, though some nearly are.
 const WRONG_SCHEMES: &[&str] = &["http", "fil", "files", "file ", "urn", "file+x", "fi le"];

@@ -10,8 +10,37 @@ use arbitrary::Arbitrary;
 use proptest::collection::vec;
 use proptest::prelude::*;
 
-use super::roots::{HOSTS, LOCALHOSTS, PORTS, USERINFOS};
 use super::{pick, pool_index};
+
+/// `localhost` in every case.
+pub(crate) const LOCALHOSTS: &[&str] = &["localhost", "LOCALHOST", "LocalHost"];
+
+/// Hosts that are not `localhost`, though some look like it.
+pub(crate) const HOSTS: &[&str] = &[
+    "evil",
+    "server",
+    "127.0.0.1",
+    "localhost.",
+    "[::1]",
+    "%6cocalhost",
+    "local%68ost",
+    "xn--lcalhost",
+    "localhost%00",
+    "local host",
+];
+
+/// Authorities with userinfo, empty or not.
+pub(crate) const USERINFOS: &[&str] = &["user@localhost", "u@localhost", "@"];
+
+/// Authorities with a port, or just its colon.
+pub(crate) const PORTS: &[&str] = &[
+    "localhost:80",
+    "localhost:",
+    ":0",
+    "localhost:22",
+    "localhost:0",
+    ":",
+];
 
 /// At most this many segments of a [`UriSpec`] are rendered.
 const MAX_SEGMENTS: usize = 5;
