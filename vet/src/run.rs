@@ -1,4 +1,5 @@
-//! The vetting run: the corpus first, then random scenarios with targeted
+//! The vetting run: the corpus first, then the systematic phase and the
+//! covering array (the same at every seed), then random scenarios with targeted
 //! queries, until the budget is spent; then triage: each candidate defect's
 //! examples shrunk and probed, and the findings named as defects.
 
@@ -7,7 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rootguard_proptests::gen::{combination, covering_array, Feature, Generator};
+use rootguard_proptests::gen::{combination, covering_array, systematic, Feature, Generator};
 use rootguard_proptests::{Materialized, Scenario};
 
 use rootguard_report::Defect;
@@ -344,7 +345,26 @@ fn search(
             )?;
         }
     }
-    // Every triple of features first, however small a nonzero budget: the
+    // The systematic phase, the same at every seed, however small a
+    // nonzero budget: what a list can cover never hangs on the seed.
+    for (number, item) in systematic().into_iter().enumerate() {
+        if run.stop || options.budget.is_zero() {
+            break;
+        }
+        if !shard.holds(number as u64) {
+            continue;
+        }
+        let asked = run.scenarios(
+            std::slice::from_ref(&item.scenario),
+            "systematic",
+            Strategy::Systematic,
+            &[],
+        )?;
+        if asked {
+            run.report.stats.systematic.insert(item.name);
+        }
+    }
+    // Every triple of features next, however small a nonzero budget: the
     // rare escapes need two or three at once. The seed turns the ladders.
     for (row, triple) in covering_array().into_iter().enumerate() {
         if run.stop || options.budget.is_zero() {

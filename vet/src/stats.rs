@@ -12,6 +12,9 @@ use rootguard_proptests::gen::{Feature, Triple};
 pub enum Strategy {
     /// The bundled conformance corpus and `--corpus` files.
     Corpus,
+    /// The systematic phase: the same list at every seed
+    /// ([`rootguard_proptests::gen::systematic`]).
+    Systematic,
     /// The 3-way covering array over the features, with its ladders.
     Covering,
     /// Random scenarios from the generator, with targeted queries.
@@ -21,8 +24,9 @@ pub enum Strategy {
 }
 
 /// Every strategy, in the order a run uses them.
-pub const STRATEGIES: [Strategy; 4] = [
+pub const STRATEGIES: [Strategy; 5] = [
     Strategy::Corpus,
+    Strategy::Systematic,
     Strategy::Covering,
     Strategy::Random,
     Strategy::Decoys,
@@ -32,6 +36,7 @@ impl fmt::Display for Strategy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Strategy::Corpus => "corpus",
+            Strategy::Systematic => "systematic",
             Strategy::Covering => "covering array",
             Strategy::Random => "random",
             Strategy::Decoys => "decoys",
@@ -65,6 +70,8 @@ pub struct Stats {
     pub features: BTreeMap<Feature, Tally>,
     /// The rows of the covering array asked in full.
     pub triples: BTreeSet<Triple>,
+    /// The items of the systematic phase asked in full, by name.
+    pub systematic: BTreeSet<String>,
 }
 
 impl Stats {
@@ -85,6 +92,7 @@ impl Stats {
             self.features.entry(feature).or_default().add(tally);
         }
         self.triples.extend(other.triples);
+        self.systematic.extend(other.systematic);
     }
 
     /// The table `vet --stats` prints.
@@ -110,6 +118,11 @@ impl Stats {
                 tally.queries, tally.findings
             ));
         }
+        out.push_str(&format!(
+            "systematic phase: {} of {} items asked\n",
+            self.systematic.len(),
+            rootguard_proptests::gen::systematic().len()
+        ));
         out.push_str(&format!(
             "covering array: {} of {} triples asked\n",
             self.triples.len(),

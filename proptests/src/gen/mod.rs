@@ -32,7 +32,10 @@
 //! - [`scenario`](ScenarioSpec): a tree, roots and queries together;
 //! - [`features`](Feature): the hostile features as a vocabulary, and a
 //!   3-way covering array over it ([`covering_array`], [`combination`]),
-//!   walking boundary ladders ([`LADDER`]); drivers run it first.
+//!   walking boundary ladders ([`LADDER`]);
+//! - [`systematic`]: one bounded list, the same at every seed, of root-URI
+//!   rules broken alone, names derived from the root's, and hostile link
+//!   targets; drivers ask it before anything else generated.
 //!
 //! # Examples
 //!
@@ -52,6 +55,7 @@ mod paths;
 mod pieces;
 mod roots;
 mod scenario;
+mod systematic;
 mod tree;
 mod uris;
 
@@ -62,6 +66,9 @@ pub use paths::{Pad, PadUnit, PathSpec, Separator, Start, Trailing};
 pub use pieces::{pieces, Piece, TreeNames, MAX_PIECES};
 pub use roots::{file_uri, Escape, Form, RootSpec, FIXED_ROOTS, ROOT_SUFFIXES};
 pub use scenario::{CaseSpec, OpSpec, ScenarioSpec, MAX_CASES, MAX_ROOTS};
+pub use systematic::{
+    link_tree, systematic, Item, NameForm, CASES_PER_ITEM, LINK_TARGETS, ROOT_RULES,
+};
 pub use tree::{ChainSpec, EntrySpec, KindSpec, TargetSpec, TreeSpec, HOST_TARGETS, MAX_ENTRIES};
 pub use uris::{root_uri, Authority, SchemeEnd, UriSpec};
 

@@ -1,0 +1,453 @@
+//! The systematic phase: one bounded list of scenarios, the same at every
+//! seed, that drivers ask before anything random, so that what a run
+//! finds does not hang on the seed for the classes a list can cover:
+//!
+//! - every root-URI rule of docs/semantics.md broken alone, in a root that
+//!   is otherwise valid and names a real directory ([`ROOT_RULES`]);
+//! - names derived from the root's name: each byte but `/` and NUL as a
+//!   suffix and as a prefix, each character made a glob or regex
+//!   metacharacter (`?`, `*`, `[c]`, `.`, ...), case and Unicode variants
+//!   (NFC and NFD, fullwidth, dotless and dotted i, `ß` and `SS`), trailing
+//!   dots and spaces; each as an existing sibling, a missing one and a new
+//!   file beneath it ([`NameForm`]);
+//! - link targets with the hostile features a request path can have: a
+//!   link component followed by `..`, `//`, `.`, a trailing `/`, an
+//!   absolute target into a sibling, a target through another dangling
+//!   link, a missing component followed by `..`; for reads and writes, as
+//!   the final component and as an intermediate one ([`LINK_TARGETS`]).
+//!
+//! The boundary ladders are the covering array's ([`super::LADDER`]). Each
+//! [`Item`] is one scenario with a name; [`systematic`] lists them all, and
+//! a driver records the names it asked, so a test can hold every run to
+//! the whole list.
+
+use crate::{Case, Entry, Op, PathBytes, Scenario, BASE_PLACEHOLDER};
+
+/// The most cases one item's scenario carries; a longer family is split
+/// into numbered parts.
+pub const CASES_PER_ITEM: usize = 64;
+
+/// One scenario of the systematic phase, with the family it stands for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    /// `family/form` (and `/part N` when a family is split), unique in
+    /// the list: `name-suffix-byte/sibling/part 2`.
+    pub name: String,
+    /// What is asked: a tree, roots and cases, `{base}` form.
+    pub scenario: Scenario,
+}
+
+/// How a derived name is asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameForm {
+    /// It exists, a directory beside the root; read it and a file in it.
+    Sibling,
+    /// Nothing of that name exists; read it and write it.
+    Missing,
+    /// It exists; write a new file beneath it.
+    NewFile,
+}
+
+impl NameForm {
+    /// Every form, in the order they are asked.
+    pub const ALL: [NameForm; 3] = [NameForm::Sibling, NameForm::Missing, NameForm::NewFile];
+
+    fn as_str(self) -> &'static str {
+        match self {
+            NameForm::Sibling => "sibling",
+            NameForm::Missing => "missing",
+            NameForm::NewFile => "new-file",
+        }
+    }
+}
+
+/// The plain root every name family derives from.
+const ROOT: &str = "project";
+
+/// A second root for the case and Unicode families: an accent (NFC), `ß`
+/// and an `i`, each of which folds or decomposes differently.
+const UNICODE_ROOT: &str = "Café-Straße-is";
+
+/// Glob and regular-expression metacharacters, each of which can stand
+/// for some character of the root's name in a pattern, or be taken
+/// literally by the kernel. `{c}` is the character it replaces.
+const METACHARACTERS: [&str; 12] = [
+    "?", "*", "[{c}]", ".", ".*", "\\{c}", "({c})", "{c}+", "[^/]", "{c}?", "[!/]", "{{c}}",
+];
+
+/// Root URIs that each break one rule of semantics.md section 1, and the
+/// directory (beneath the base) that they would name if the rule were
+/// ignored. `(rule, uri, dir)`.
+pub const ROOT_RULES: [(&str, &str, &str); 13] = [
+    ("no-scheme", "{base}/project", "project"),
+    ("wrong-scheme", "fil://{base}/project", "project"),
+    ("userinfo", "file://user@localhost{base}/project", "project"),
+    ("port", "file://localhost:22{base}/project", "project"),
+    ("host", "file://evil{base}/project", "project"),
+    ("missing-path", "file://localhost", ""),
+    ("not-absolute", "file:project", "project"),
+    ("query", "file://{base}/project?x=1", "project"),
+    ("fragment", "file://{base}/project#f", "project"),
+    ("invalid-char", "file://{base}/pro ject", "pro ject"),
+    (
+        "bad-percent-escape",
+        "file://{base}/project%zz",
+        "project%zz",
+    ),
+    (
+        "encoded-slash",
+        "file://{base}/project%2Fsub",
+        "project/sub",
+    ),
+    ("encoded-nul", "file://{base}/project%00", "project"),
+];
+
+/// Links inside the root whose targets carry one hostile feature each,
+/// `(name, target)`; the tree [`link_tree`] makes holds what they point
+/// at: `project2/` beside the root with `deep/er/` and a file `x`, and
+/// `project/la -> ../project2/deep/er`.
+pub const LINK_TARGETS: [(&str, &str); 10] = [
+    // A link component followed by `..`: `la/..` is `project2/deep`, not `project`.
+    ("link-then-dotdot", "la/../x"),
+    ("link-then-dotdot-missing", "la/../new"),
+    ("double-slash", "..//project2/x"),
+    ("dot", "./.././project2/./x"),
+    ("trailing-slash", "../project2/"),
+    ("absolute-into-sibling", "{base}/project2/x"),
+    ("absolute-sibling-missing", "{base}/project2/new"),
+    // Through `dangling`, itself a link to a missing name in the sibling.
+    ("through-dangling-link", "dangling"),
+    ("missing-then-dotdot", "nope/../../project2/x"),
+    ("dotdot-back-in", "../project/../project2/x"),
+];
+
+/// Every item of the systematic phase, in the order they are asked; the
+/// same list at every seed.
+pub fn systematic() -> Vec<Item> {
+    let mut items = Vec::new();
+    root_rule_items(&mut items);
+    for (family, root, names) in name_families() {
+        for form in NameForm::ALL {
+            let cases: Vec<Case> = names.iter().flat_map(|n| name_cases(n, form)).collect();
+            let tree = |part: &[PathBytes]| -> Vec<Entry> {
+                let mut tree = vec![Entry::Dir { path: root.into() }];
+                if form != NameForm::Missing {
+                    tree.extend(part.iter().map(|n| Entry::Dir { path: n.clone() }));
+                }
+                tree
+            };
+            let per_name = cases.len() / names.len().max(1);
+            let names_per_part = (CASES_PER_ITEM / per_name.max(1)).max(1);
+            let parts: Vec<&[PathBytes]> = names.chunks(names_per_part).collect();
+            let split = parts.len() > 1;
+            for (number, part) in parts.into_iter().enumerate() {
+                let name = if split {
+                    format!("{family}/{}/part {}", form.as_str(), number + 1)
+                } else {
+                    format!("{family}/{}", form.as_str())
+                };
+                items.push(Item {
+                    scenario: Scenario {
+                        name: format!("systematic: {name}"),
+                        note: None,
+                        tree: tree(part),
+                        roots: vec![format!("file://{BASE_PLACEHOLDER}/{root}")],
+                        cases: part.iter().flat_map(|n| name_cases(n, form)).collect(),
+                    },
+                    name,
+                });
+            }
+        }
+    }
+    items.push(link_item());
+    items
+}
+
+/// One item per broken root-URI rule: the directory the root would name
+/// holds a file, which is read, and a new file is written beside it.
+fn root_rule_items(items: &mut Vec<Item>) {
+    for (rule, uri, dir) in ROOT_RULES {
+        let base = BASE_PLACEHOLDER;
+        let within = |name: &str| -> PathBytes {
+            if dir.is_empty() {
+                format!("{base}/{name}").into()
+            } else {
+                format!("{base}/{dir}/{name}").into()
+            }
+        };
+        let mut tree = Vec::new();
+        if !dir.is_empty() {
+            tree.push(Entry::Dir { path: dir.into() });
+        }
+        let file = if dir.is_empty() {
+            "a.txt".to_owned()
+        } else {
+            format!("{dir}/a.txt")
+        };
+        tree.push(Entry::File {
+            path: file.into(),
+            content: None,
+        });
+        let name = format!("root-uri/{rule}");
+        items.push(Item {
+            scenario: Scenario {
+                name: format!("systematic: {name}"),
+                note: Some(format!(
+                    "the root {uri:?} breaks one rule ({rule}) and grants nothing"
+                )),
+                tree,
+                roots: vec![uri.to_owned()],
+                cases: vec![
+                    case(within("a.txt"), Op::Read),
+                    case(within("new.txt"), Op::Write),
+                ],
+            },
+            name,
+        });
+    }
+}
+
+fn case(path: PathBytes, op: Op) -> Case {
+    Case {
+        path,
+        op,
+        expect: None,
+    }
+}
+
+/// The cases that ask `name` (a directory name beside the root) in `form`.
+fn name_cases(name: &PathBytes, form: NameForm) -> Vec<Case> {
+    let under = |parent: &[u8], leaf: &[u8]| -> PathBytes {
+        let mut bytes = parent.to_vec();
+        bytes.push(b'/');
+        bytes.extend_from_slice(leaf);
+        bytes.into()
+    };
+    let path = under(BASE_PLACEHOLDER.as_bytes(), name.as_bytes());
+    let beneath = |leaf: &str| under(path.as_bytes(), leaf.as_bytes());
+    match form {
+        NameForm::Sibling => vec![case(path.clone(), Op::Read), case(beneath("a"), Op::Read)],
+        NameForm::Missing => vec![case(path.clone(), Op::Read), case(path.clone(), Op::Write)],
+        NameForm::NewFile => vec![case(beneath("new.txt"), Op::Write)],
+    }
+}
+
+/// The name families: `(family, root, names)`, each name a sibling of
+/// `root` beneath the base, none equal to it.
+fn name_families() -> Vec<(&'static str, &'static str, Vec<PathBytes>)> {
+    let bytes: Vec<u8> = (1..=255u8).filter(|&b| b != b'/').collect();
+    let with = |f: &dyn Fn(u8) -> Vec<u8>| -> Vec<PathBytes> {
+        bytes.iter().map(|&b| PathBytes::from(f(b))).collect()
+    };
+    let suffixes = with(&|b| {
+        let mut name = ROOT.as_bytes().to_vec();
+        name.push(b);
+        name
+    });
+    // `.project` and `..project` are names too; a prefix of `.` alone is one.
+    let prefixes = with(&|b| {
+        let mut name = vec![b];
+        name.extend_from_slice(ROOT.as_bytes());
+        name
+    });
+    let mut patterns: Vec<PathBytes> = Vec::new();
+    let chars: Vec<char> = ROOT.chars().collect();
+    for (i, c) in chars.iter().enumerate() {
+        for meta in METACHARACTERS {
+            let meta = meta.replace("{c}", &c.to_string());
+            let name: String = chars[..i].iter().collect::<String>()
+                + &meta
+                + &chars[i + 1..].iter().collect::<String>();
+            push_unique(&mut patterns, name, ROOT);
+        }
+    }
+    // A pattern for the whole name, and for its tail.
+    for name in [
+        "*",
+        "?roject",
+        "pro*",
+        "proj*t",
+        "[a-z]*",
+        ".*",
+        "^project$",
+        "project|x",
+    ] {
+        push_unique(&mut patterns, name.to_owned(), ROOT);
+    }
+    let mut trailing: Vec<PathBytes> = Vec::new();
+    for tail in [".", "..", " ", "  ", ". ", " .", "...", "\t", ".\u{3000}"] {
+        push_unique(&mut trailing, format!("{ROOT}{tail}"), ROOT);
+    }
+    let mut unicode: Vec<PathBytes> = Vec::new();
+    let nfd = UNICODE_ROOT.replace('é', "e\u{301}");
+    for name in [
+        nfd,
+        UNICODE_ROOT.to_uppercase(),
+        UNICODE_ROOT.to_lowercase(),
+        UNICODE_ROOT.replace('ß', "ss"),
+        UNICODE_ROOT.replace('ß', "SS"),
+        UNICODE_ROOT.replace('i', "ı"),
+        UNICODE_ROOT.replace('i', "İ"),
+        UNICODE_ROOT.replace('C', "Ｃ"),
+        UNICODE_ROOT
+            .chars()
+            .map(|c| match c {
+                '!'..='~' => char::from_u32(c as u32 - 0x21 + 0xFF01).unwrap_or(c),
+                _ => c,
+            })
+            .collect(),
+        UNICODE_ROOT.replace('é', "e"),
+        UNICODE_ROOT.replace('-', "\u{2010}"),
+        format!("{UNICODE_ROOT}\u{200B}"),
+        format!("{UNICODE_ROOT}\u{FEFF}"),
+    ] {
+        push_unique(&mut unicode, name, UNICODE_ROOT);
+    }
+    let mut case_variants: Vec<PathBytes> = Vec::new();
+    for name in ["PROJECT", "Project", "projecT", "pRoJeCt"] {
+        push_unique(&mut case_variants, name.to_owned(), ROOT);
+    }
+    vec![
+        ("name-suffix-byte", ROOT, suffixes),
+        ("name-prefix-byte", ROOT, prefixes),
+        ("name-pattern", ROOT, patterns),
+        ("name-trailing", ROOT, trailing),
+        ("name-case", ROOT, case_variants),
+        ("name-unicode", UNICODE_ROOT, unicode),
+    ]
+}
+
+/// Adds `name` unless it is the root's own, a `.` or `..`, holds a `/`,
+/// or is there already.
+fn push_unique(names: &mut Vec<PathBytes>, name: String, root: &str) {
+    let bad = name == root || name == "." || name == ".." || name.contains('/');
+    let name = PathBytes::from(name);
+    if !bad && !names.contains(&name) {
+        names.push(name);
+    }
+}
+
+/// The tree of the link item: the root with a subdirectory, the sibling
+/// `project2` with `deep/er/` and files, `la` into the sibling,
+/// `dangling` to a missing name there, and one link per [`LINK_TARGETS`].
+pub fn link_tree() -> Vec<Entry> {
+    let dir = |p: &str| Entry::Dir { path: p.into() };
+    let file = |p: &str| Entry::File {
+        path: p.into(),
+        content: None,
+    };
+    let link = |p: &str, t: &str| Entry::Symlink {
+        path: p.into(),
+        target: t.into(),
+    };
+    let mut tree = vec![
+        dir("project"),
+        dir("project/sub"),
+        dir("project2"),
+        dir("project2/deep"),
+        dir("project2/deep/er"),
+        file("project2/x"),
+        file("project2/deep/x"),
+        link("project/la", "../project2/deep/er"),
+        link("project/dangling", "../project2/made-by-write"),
+    ];
+    for (name, target) in LINK_TARGETS {
+        tree.push(link(&format!("project/{name}"), target));
+    }
+    tree
+}
+
+/// Every link of [`LINK_TARGETS`], read and written, as the final
+/// component and with a name beneath it.
+fn link_item() -> Item {
+    let mut cases = Vec::new();
+    for (name, _) in LINK_TARGETS {
+        let path = PathBytes::from(format!("{BASE_PLACEHOLDER}/project/{name}"));
+        for op in [Op::Read, Op::Write] {
+            cases.push(case(path.clone(), op));
+            cases.push(case(
+                format!("{BASE_PLACEHOLDER}/project/{name}/f").into(),
+                op,
+            ));
+        }
+    }
+    let name = "link-target/final-and-intermediate".to_owned();
+    Item {
+        scenario: Scenario {
+            name: format!("systematic: {name}"),
+            note: None,
+            tree: link_tree(),
+            roots: vec![format!("file://{BASE_PLACEHOLDER}/project")],
+            cases,
+        },
+        name,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::parse_root_uri;
+
+    #[test]
+    fn every_item_is_a_valid_scenario_with_a_unique_name() {
+        let items = systematic();
+        let mut names: Vec<&str> = items.iter().map(|i| i.name.as_str()).collect();
+        names.sort_unstable();
+        let before = names.len();
+        names.dedup();
+        assert_eq!(names.len(), before, "item names repeat");
+        let mut queries = 0;
+        for item in &items {
+            item.scenario
+                .validate()
+                .unwrap_or_else(|e| panic!("{}: {e}", item.name));
+            assert!(item.scenario.cases.len() <= CASES_PER_ITEM, "{}", item.name);
+            queries += item.scenario.cases.len();
+        }
+        // Bounded: a few thousand queries, under a second on a fast checker.
+        assert!((1000..=4000).contains(&queries), "{queries} queries");
+        assert_eq!(systematic(), items, "the list is the same every time");
+    }
+
+    #[test]
+    fn every_root_rule_is_broken_alone() {
+        for (rule, uri, dir) in ROOT_RULES {
+            let uri = uri.replace(BASE_PLACEHOLDER, "/b");
+            assert!(parse_root_uri(&uri).is_err(), "{rule}: {uri} is valid");
+            // The same root with the rule kept is valid and names `dir`.
+            if rule != "missing-path" && rule != "not-absolute" {
+                let fixed = format!("file:///b/{}", dir.replace('%', "%25").replace(' ', "%20"));
+                assert!(parse_root_uri(&fixed).is_ok(), "{rule}: {fixed}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_name_families_hold_what_the_docs_say() {
+        let families = name_families();
+        let get = |f: &str| &families.iter().find(|(n, _, _)| *n == f).expect(f).2;
+        assert_eq!(get("name-suffix-byte").len(), 254);
+        assert_eq!(get("name-prefix-byte").len(), 254);
+        let patterns = get("name-pattern");
+        for wanted in ["[p]roject", "pro*", "?roject", "projec?", "p.oject"] {
+            assert!(patterns.contains(&wanted.into()), "{wanted}");
+        }
+        let unicode = get("name-unicode");
+        assert!(unicode.contains(&"Cafe\u{301}-Straße-is".into()));
+        assert!(unicode.contains(&"Café-Strasse-is".into()));
+        assert!(unicode.contains(&"Café-Straße-ıs".into()));
+        assert!(get("name-trailing").contains(&"project.".into()));
+        // Every case path is a name beneath the base, or beneath such a name.
+        for item in systematic() {
+            for case in &item.scenario.cases {
+                assert!(
+                    case.path.starts_with(b"{base}/"),
+                    "{}: {:?}",
+                    item.name,
+                    case.path
+                );
+            }
+        }
+    }
+}
