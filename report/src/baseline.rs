@@ -66,6 +66,10 @@ pub struct Baseline {
     pub path: PathBuf,
     /// Its defect IDs.
     pub ids: BTreeSet<String>,
+    /// The IDs its defects stood for besides their own (a defect's
+    /// `covers`, docs/reports.md): a defect of a report is known when its
+    /// ID or one it covers is among `ids` or these.
+    pub covered: BTreeSet<String>,
 }
 
 impl Baseline {
@@ -134,9 +138,18 @@ impl Baseline {
                     .ok_or_else(|| not_a_report("a defect without an \"id\"".into()))
             })
             .collect::<Result<_, _>>()?;
+        // Reports written before `covers` existed have none: only IDs match.
+        let covered = defects
+            .iter()
+            .filter_map(|d| d.get("covers").and_then(Value::as_array))
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(str::to_owned)
+            .collect();
         Ok(Baseline {
             path: path.to_owned(),
             ids,
+            covered,
         })
     }
 }
@@ -155,19 +168,32 @@ pub struct Comparison {
 }
 
 impl Comparison {
-    /// `report` against `baseline`.
+    /// `report` against `baseline`. A defect is known when its ID, or an
+    /// ID it covers, is one the baseline's defects had or covered; a
+    /// baseline defect is gone when no defect of the report has or covers
+    /// its ID, or an ID it covered.
     pub fn new(report: &Report, baseline: &Baseline) -> Comparison {
-        let ids: BTreeSet<&str> = report.defects.iter().map(|d| d.id()).collect();
+        let names = |d: &'_ crate::model::Defect| -> Vec<String> {
+            std::iter::once(d.id().to_owned())
+                .chain(d.covers.iter().cloned())
+                .collect()
+        };
+        let known_before = |d: &crate::model::Defect| {
+            names(d)
+                .iter()
+                .any(|n| baseline.ids.contains(n) || baseline.covered.contains(n))
+        };
+        let ids: BTreeSet<String> = report.defects.iter().flat_map(names).collect();
         let new: Vec<String> = report
             .defects
             .iter()
-            .filter(|d| !baseline.ids.contains(d.id()))
+            .filter(|d| !known_before(d))
             .map(|d| d.id().to_owned())
             .collect();
         let new_failing = report
             .defects
             .iter()
-            .filter(|d| !baseline.ids.contains(d.id()) && report.fails(d))
+            .filter(|d| !known_before(d) && report.fails(d))
             .map(|d| d.id().to_owned())
             .collect();
         Comparison {
@@ -177,12 +203,13 @@ impl Comparison {
                 .ids
                 .iter()
                 .filter(|id| !ids.contains(id.as_str()))
+                .filter(|id| !covered_by(baseline, report, id))
                 .cloned()
                 .collect(),
             known: baseline
                 .ids
                 .iter()
-                .filter(|id| ids.contains(id.as_str()))
+                .filter(|id| ids.contains(id.as_str()) || covered_by(baseline, report, id))
                 .cloned()
                 .collect(),
         }
@@ -220,4 +247,19 @@ impl Comparison {
             }
         )
     }
+}
+
+/// Whether baseline defect `id`, which covered some IDs in the baseline,
+/// lives on in `report` as a defect that has or covers one of those
+/// (`RG-ROOT-URI-AS-TEXT` then, one rule's own ID now, or the reverse).
+fn covered_by(baseline: &Baseline, report: &Report, id: &str) -> bool {
+    let now: BTreeSet<&str> = report
+        .defects
+        .iter()
+        .flat_map(|d| std::iter::once(d.id()).chain(d.covers.iter().map(String::as_str)))
+        .collect();
+    // A baseline that merged rules kept their IDs in `covered`; one of
+    // them seen now means the merged defect is not gone.
+    id == rootguard_triage::catalogue::ROOT_URI_AS_TEXT
+        && baseline.covered.iter().any(|c| now.contains(c.as_str()))
 }

@@ -52,6 +52,7 @@ pub fn defect_json(report: &Report, d: &Defect) -> Value {
         "diagnosis": d.entry.diagnosis,
         "fix": d.entry.fix,
         "known": d.entry.known,
+        "covers": d.covers,
         "signature": {
             "class": d.signature.class.as_str(),
             "features": d.signature.features.iter().map(|f| f.name()).collect::<Vec<_>>(),

@@ -137,6 +137,11 @@ pub struct Defect {
     pub probe_queries: u64,
     /// Time spent probing, over every sighting.
     pub probe_time: Duration,
+    /// The IDs of the defects this one stands for (sorted), when one
+    /// mechanism was seen behind several: `RG-ROOT-URI-AS-TEXT` covers the
+    /// `RG-ROOT-URI-<RULE>` of each rule it ignores. Empty otherwise. A
+    /// baseline naming any of them matches this defect.
+    pub covers: Vec<String>,
 }
 
 impl Defect {
@@ -226,6 +231,7 @@ impl Ledger {
             sightings: Vec::new(),
             probe_queries: 0,
             probe_time: Duration::ZERO,
+            covers: Vec::new(),
         });
         let seen_as = identity.signature.to_string();
         if let Some(at) = defect.sightings.iter().position(|(s, _)| *s == seen_as) {
@@ -256,11 +262,59 @@ impl Ledger {
     }
 
     /// The defects, most severe first (then most often hit, then by ID).
+    ///
+    /// Two or more defects that are each one root-URI rule ignored are one
+    /// mechanism, a root read leniently: they become one
+    /// [`ROOT_URI_AS_TEXT`](catalogue::ROOT_URI_AS_TEXT) defect listing the
+    /// rules, with their hits summed, the simplest example of any, and
+    /// `covers` naming the rules' own IDs. A checker that ignores one rule
+    /// keeps that rule's ID.
     pub fn defects(self) -> Vec<Defect> {
-        let mut out: Vec<Defect> = self.defects.into_values().collect();
+        let (rules, mut out): (Vec<Defect>, Vec<Defect>) = self
+            .defects
+            .into_values()
+            .partition(|d| catalogue::root_rule_of(d.id()).is_some());
+        if rules.len() >= 2 {
+            out.push(merge_root_rules(rules));
+        } else {
+            out.extend(rules);
+        }
         sort_defects(&mut out);
         out
     }
+}
+
+/// One defect for several root-URI rules ignored (see [`Ledger::defects`]).
+fn merge_root_rules(rules: Vec<Defect>) -> Defect {
+    let ignored: Vec<_> = rules
+        .iter()
+        .filter_map(|d| catalogue::root_rule_of(d.id()))
+        .collect();
+    let mut covers: Vec<String> = rules.iter().map(|d| d.id().to_owned()).collect();
+    covers.sort();
+    let rank = |d: &Defect| (!d.example.minimal, simplicity(&d.example.scenario));
+    let mut rules = rules;
+    rules.sort_by(|a, b| rank(a).cmp(&rank(b)));
+    let mut merged = rules.remove(0);
+    for other in rules {
+        merged.hits += other.hits;
+        merged.variants.merge(&other.variants);
+        merged.probe_queries += other.probe_queries;
+        merged.probe_time += other.probe_time;
+        if other.class.severity_rank() < merged.class.severity_rank() {
+            merged.class = other.class;
+        }
+        for (seen_as, hits) in other.sightings {
+            if let Some(at) = merged.sightings.iter().position(|(s, _)| *s == seen_as) {
+                merged.sightings[at].1 += hits;
+            } else if merged.sightings.len() < 16 {
+                merged.sightings.push((seen_as, hits));
+            }
+        }
+    }
+    merged.entry = catalogue::root_uri_as_text(&ignored);
+    merged.covers = covers;
+    merged
 }
 
 /// Most severe first, then most often hit, then by ID.

@@ -523,6 +523,52 @@ fn root_uri_entry(rule: RootRule) -> Entry {
     }
 }
 
+/// The root-URI rule whose own entry has the ID `id` (`RG-ROOT-URI-HOST`
+/// is [`RootRule::Host`]'s), if any.
+pub fn root_rule_of(id: &str) -> Option<RootRule> {
+    RootRule::ALL
+        .into_iter()
+        .find(|&rule| root_uri_entry(rule).id == id)
+}
+
+/// The ID of the one defect that stands for several root-URI rules
+/// ignored at once.
+pub const ROOT_URI_AS_TEXT: &str = "RG-ROOT-URI-AS-TEXT";
+
+/// The entry of a checker that ignores several root-URI rules at once: one
+/// mechanism (the root read as text, or by a lenient URL parser), one fix.
+/// `rules` are the rules it was seen to ignore, in semantics.md's order.
+///
+/// # Examples
+///
+/// ```
+/// use rootguard_triage::{catalogue, RootRule};
+/// let entry = catalogue::root_uri_as_text(&[RootRule::Host, RootRule::Port]);
+/// assert_eq!(entry.id, "RG-ROOT-URI-AS-TEXT");
+/// assert!(entry.title.ends_with("(ignores: port, host)"), "{}", entry.title);
+/// ```
+pub fn root_uri_as_text(rules: &[RootRule]) -> Entry {
+    let mut rules = rules.to_vec();
+    rules.sort_by_key(|r| RootRule::ALL.iter().position(|a| a == r));
+    rules.dedup();
+    let names: Vec<&str> = rules.iter().map(|r| r.as_str()).collect();
+    Entry {
+        id: ROOT_URI_AS_TEXT.to_owned(),
+        class: Class::RootEscape,
+        title: format!(
+            "root URIs read leniently, as text (ignores: {})",
+            names.join(", ")
+        ),
+        diagnosis: format!(
+            "The checker honours root URIs that break {} rules of semantics.md section 1 ({}): one lenient reading (the text after `file://` taken as the path, or a URL parser that drops what it does not need) grants the directory each such root seems to name. It is one defect with one fix; each rule it ignores is listed, and a baseline that names a rule's own ID (`RG-ROOT-URI-HOST`) matches it.",
+            names.len(),
+            names.join(", ")
+        ),
+        fix: "Parse root URIs strictly by semantics.md section 1, all rules at once (the repository's corpus/root-uris.json has a vector for each): a root that breaks any of them grants nothing.".to_owned(),
+        known: true,
+    }
+}
+
 /// An ID for a signature no rule knows: its class and a hash of its
 /// confirmed feature names, the same in every run.
 fn derived(signature: &Signature) -> Entry {
