@@ -246,8 +246,13 @@ impl Ledger {
         defect.variants.merge(&variants);
         defect.probe_queries += identity.queries;
         defect.probe_time += identity.elapsed;
-        let rank = |e: &Example| (!e.minimal, simplicity(&e.scenario));
-        if rank(&example) < rank(&defect.example) {
+        // The example shows the defect at its worst: an escape's example
+        // is an escape, never a refusal seen on the way; then minimal,
+        // then simplest.
+        let rank = |class: Class, e: &Example| {
+            (class.severity_rank(), !e.minimal, simplicity(&e.scenario))
+        };
+        if rank(seen, &example) < rank(defect.signature.class, &defect.example) {
             defect.example = example;
             defect.signature = identity.signature;
             defect.probes = identity.probes;

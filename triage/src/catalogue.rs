@@ -509,7 +509,7 @@ fn root_uri_entry(rule: RootRule) -> Entry {
     Entry {
         id: format!("RG-ROOT-URI-{}", name.to_uppercase()),
         class: Class::RootEscape,
-        title: format!("a root URI with a {} is honoured", name.replace('-', " ")),
+        title: format!("a root URI {} is honoured", rule.phrase()),
         diagnosis: format!(
             "The checker honours a root URI that breaks {} ({}): it reads such a root leniently (trimming, `urlsplit(uri).path`, dropping the host) and grants the directory it then seems to name.",
             name,

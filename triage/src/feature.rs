@@ -93,6 +93,25 @@ impl RootRule {
         }
     }
 
+    /// What breaks the rule, as English: "a root URI {phrase}".
+    pub fn phrase(self) -> &'static str {
+        match self {
+            RootRule::NoScheme => "without a scheme",
+            RootRule::WrongScheme => "with a scheme other than `file`",
+            RootRule::Userinfo => "with userinfo in its authority",
+            RootRule::Port => "with a port",
+            RootRule::Host => "with a host other than `localhost`",
+            RootRule::MissingPath => "with an authority and no path",
+            RootRule::NotAbsolute => "whose path is not absolute",
+            RootRule::Query => "with a query",
+            RootRule::Fragment => "with a fragment",
+            RootRule::InvalidChar => "with a character a URI path may not hold",
+            RootRule::BadPercentEscape => "with a `%` not followed by two hex digits",
+            RootRule::EncodedSlash => "with an encoded slash (`%2F`)",
+            RootRule::EncodedNul => "with an encoded NUL (`%00`)",
+        }
+    }
+
     /// What sound code does with such a root, in one line.
     pub fn rule_text(self) -> &'static str {
         match self {
