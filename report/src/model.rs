@@ -299,7 +299,7 @@ fn merge_root_rules(rules: Vec<Defect>) -> Defect {
     covers.sort();
     let rank = |d: &Defect| (!d.example.minimal, simplicity(&d.example.scenario));
     let mut rules = rules;
-    rules.sort_by(|a, b| rank(a).cmp(&rank(b)));
+    rules.sort_by_key(rank);
     let mut merged = rules.remove(0);
     for other in rules {
         merged.hits += other.hits;

@@ -542,7 +542,14 @@ impl Run<'_> {
                         self.report.first_escape_query = Some(self.report.queries);
                     }
                     *self.report.counts.entry(class).or_insert(0) += 1;
-                    found.push((number, index, class, outcome));
+                    // The stderr of the process that answered, now: a
+                    // later case may restart the checker.
+                    let stderr = if class.is_escape() {
+                        String::new()
+                    } else {
+                        self.checker.stderr_tail()
+                    };
+                    found.push((number, index, class, outcome, stderr));
                 }
                 if self.failing_in_a_row >= GIVE_UP_AFTER {
                     self.note(format!(
@@ -558,8 +565,8 @@ impl Run<'_> {
             findings: self.report.counts.values().sum::<u64>() - findings_before,
         };
         self.report.stats.count(strategy, features, tally);
-        for (number, index, class, outcome) in found {
-            self.record(&group[number], origin, index, class, outcome)?;
+        for (number, index, class, outcome, stderr) in found {
+            self.record(&group[number], origin, index, class, outcome, stderr);
         }
         if let Some(progress) = &self.options.progress {
             progress(&Progress {
@@ -590,17 +597,12 @@ impl Run<'_> {
         index: usize,
         class: Class,
         outcome: Outcome,
-    ) -> Result<(), HarnessError> {
+        stderr: String,
+    ) {
         if self.options.fail_fast && class.is_escape() {
             self.stop = true;
         }
-        let stderr = if class.is_escape() {
-            String::new()
-        } else {
-            self.checker.stderr_tail()
-        };
         self.triage
             .record(scenario, index, class, outcome, origin, stderr);
-        Ok(())
     }
 }

@@ -152,6 +152,41 @@ fn a_checker_that_writes_only_to_stderr_hangs_and_its_stderr_is_kept() {
         .contains("thinking about"));
 }
 
+/// Each start of the checker has its own stderr: a crash's stderr is that
+/// of the process that crashed, and a later finding's is that of the
+/// process that gave its answer, not a crashed one's before it.
+#[test]
+fn a_finding_shows_the_stderr_of_the_process_that_answered() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("started-once");
+    // The first start says FIRST-START and exits on its first request;
+    // every later one says LATER-START and allows everything.
+    let body = format!(
+        "first = not os.path.exists({marker:?})\nopen({marker:?}, 'a').close()\n\
+         print('FIRST-START' if first else 'LATER-START', file=sys.stderr, flush=True)\n\
+         for line in sys.stdin:\n    if first: sys.exit(3)\n    \
+         print(json.dumps({{'id': json.loads(line)['id'], 'allowed': True}}), flush=True)\n",
+        marker = marker.display().to_string()
+    );
+    let Some(report) = vet_fake(dir.path(), &body, 30) else {
+        return;
+    };
+    let crash = report.first(Class::Crash).expect("the first start crashes");
+    assert!(crash.stderr.contains("FIRST-START"), "{:?}", crash.stderr);
+    let escapes: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| f.class.is_escape())
+        .collect();
+    assert!(
+        !escapes.is_empty(),
+        "allowing everything escapes: {report:?}"
+    );
+    for f in escapes {
+        assert!(!f.stderr.contains("FIRST-START"), "{:?}", f.stderr);
+    }
+}
+
 #[test]
 fn a_checker_failing_every_query_is_given_up_on() {
     let dir = tempfile::tempdir().unwrap();

@@ -131,6 +131,9 @@ impl ProcessChecker {
                 "the checker's pipes were not set up".to_owned(),
             ));
         };
+        // Each start its own tail: a defect shows the stderr of the
+        // process that gave its answer, never an earlier crashed one's.
+        self.stderr = StderrTail::default();
         self.stderr.keep_from(stderr);
         self.running = Some(Running {
             fresh: true,

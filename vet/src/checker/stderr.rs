@@ -9,7 +9,7 @@ use std::thread;
 /// How much of the checker's stderr is kept for reports (the last bytes).
 pub const STDERR_KEEP: usize = 16 * 1024;
 
-/// The last [`STDERR_KEEP`] bytes of stderr, over every start of the child.
+/// The last [`STDERR_KEEP`] bytes of stderr of one start of the child.
 #[derive(Debug, Default)]
 pub(super) struct StderrTail(Arc<Mutex<VecDeque<u8>>>);
 
