@@ -61,6 +61,8 @@ fi
   for k in $(seq 1 12); do ln -s "c$((k + 1))" "b/project/c$k"; done  # 13 links: c1 -> ... -> c13
   ln -s ../outside b/project/c13
   ln -s ../outside/new.txt "$(printf 'b/project/l\377')" # a name that is not UTF-8 (0xFF), dangling out
+  mkdir 'b/[p]roject'                              # a sibling whose name, as a glob, matches the root's
+  echo s >'b/[p]roject/secret.txt'
 ) || exit 2
 B=$base/b
 R="file://$B/project"
@@ -124,6 +126,7 @@ add outside "a link out after 48 components"  "[\"$R\"]" "$B/project$(printf '/.
 add outside "a chain of 13 links"             "[\"$R\"]" "$B/project/c1/secret.txt" read  # 43
 add outside "a name that is not UTF-8, \\udcff" "[\"$R\"]" "$B/project/l\\udcff" write      # 44
 add either  "a NUL byte, \\u0000"             "[\"$R\"]" "$B/project/a.txt\\u0000" read
+add outside "a sibling named like a glob: [p]roject" "[\"$R\"]" "$B/[p]roject/secret.txt" read  # 46
 
 # Each flawed checker must escape on these requests of its own class.
 declare -A own=(
@@ -135,6 +138,7 @@ declare -A own=(
   [python/unicode_nfkc.py]="40"
   [python/component_cap.py]="42"
   [python/link_budget.py]="43"
+  [python/glob_match.py]="46"
   [node/percent_decoded_path.js]="39"
   [node/trimmed_path.js]="41"
   [node/lexical_only.js]="4"
@@ -150,7 +154,7 @@ declare -A own=(
 checkers=()  # "name|interpreter|program", the interpreter empty for a binary
 if command -v python3 >/dev/null; then
   for f in sound sibling_prefix case_folding uri_decoding empty_roots backslash_separator unicode_nfkc \
-      component_cap link_budget; do
+      component_cap link_budget glob_match; do
     checkers+=("python/$f.py|python3|$here/python/$f.py")
   done
 else

@@ -158,6 +158,11 @@ pub enum Feature {
     NoUsableRoot,
     /// The path holds `\`.
     Backslash,
+    /// A component of the path holds a glob or regular-expression
+    /// metacharacter (`*`, `?`, `[`, `]`, `{`, `}`, `(`, `)`, `+`, `^`,
+    /// `$`, `|`), which a checker that matches names as patterns reads as
+    /// one, where the kernel takes it literally.
+    PatternChar,
     /// The path holds a `%HH` escape.
     PercentEscape,
     /// A component of the path starts or ends with whitespace or a quote.
@@ -224,6 +229,7 @@ impl Feature {
             Feature::RootThroughLink,
             Feature::NoUsableRoot,
             Feature::Backslash,
+            Feature::PatternChar,
             Feature::PercentEscape,
             Feature::TrimmableEdge,
             Feature::TrailingDot,
@@ -279,6 +285,7 @@ impl Feature {
             Feature::RootThroughLink => "root-through-link",
             Feature::NoUsableRoot => "no-usable-root",
             Feature::Backslash => "backslash",
+            Feature::PatternChar => "pattern-char",
             Feature::PercentEscape => "percent-escape",
             Feature::TrimmableEdge => "trimmable-edge",
             Feature::TrailingDot => "trailing-dot",
@@ -350,6 +357,7 @@ impl Feature {
             Feature::RootThroughLink => "a root's path goes through a link; variant: the root's resolved path".into(),
             Feature::NoUsableRoot => "no usable root; variant: a valid root added on a new empty directory".into(),
             Feature::Backslash => "the path holds `\\`; variant: each `\\` replaced by `_`, in the tree too".into(),
+            Feature::PatternChar => "a component holds a glob or regex metacharacter (`*`, `?`, `[`, ...); variant: each replaced by `_`, in the tree too".into(),
             Feature::PercentEscape => "the path holds `%HH`; variant: each such `%` replaced by `_`, in the tree too".into(),
             Feature::TrimmableEdge => "a component starts or ends with whitespace or a quote; variant: those characters replaced by `_`, in the tree too".into(),
             Feature::TrailingDot => "a component ends with `.`; variant: the dots replaced by `_`, in the tree too".into(),

@@ -209,6 +209,7 @@ impl Subject {
                 t
             }
             Feature::Backslash => self.rename_each(NameEdit::Backslash)?,
+            Feature::PatternChar => self.rename_each(NameEdit::Pattern)?,
             Feature::PercentEscape => self.rename_each(NameEdit::Percent)?,
             Feature::TrimmableEdge => self.rename_each(NameEdit::Edge)?,
             Feature::TrailingDot => self.rename_each(NameEdit::TrailingDot)?,
@@ -320,6 +321,7 @@ impl Subject {
     fn has(&self, feature: Feature) -> bool {
         match feature {
             Feature::Backslash => self.edits(NameEdit::Backslash),
+            Feature::PatternChar => self.edits(NameEdit::Pattern),
             Feature::PercentEscape => self.edits(NameEdit::Percent),
             Feature::TrimmableEdge => self.edits(NameEdit::Edge),
             Feature::TrailingDot => self.edits(NameEdit::TrailingDot),
@@ -1124,6 +1126,8 @@ fn is_trimmable(c: char) -> bool {
 enum NameEdit {
     /// Each `\` becomes `_`.
     Backslash,
+    /// Each glob or regex metacharacter becomes `_` ([`PATTERN_CHARS`]).
+    Pattern,
     /// Each `%HH` loses its second hex digit to `x`, so it decodes to nothing.
     Percent,
     /// Whitespace and quotes at the name's two ends become `_`.
@@ -1153,6 +1157,7 @@ impl NameEdit {
             !protected.get(k).copied().unwrap_or(false)
                 && match self {
                     NameEdit::Backslash => c == '\\',
+                    NameEdit::Pattern => PATTERN_CHARS.contains(c),
                     NameEdit::Percent => k >= 2 && chars[k - 2] == '%' && hex(k - 1) && hex(k),
                     NameEdit::Edge => k < lead || k + trail >= n,
                     NameEdit::TrailingDot => k + dots >= n,
@@ -1190,6 +1195,11 @@ impl NameEdit {
         (!out.is_empty()).then_some(out)
     }
 }
+
+/// Glob and regex metacharacters a name can hold (`\` is
+/// [`NameEdit::Backslash`]'s, and `.` too common a byte of names to say
+/// anything alone).
+const PATTERN_CHARS: &str = "*?[]{}()+^$|";
 
 /// Whether NFKC changes the name.
 fn folds(c: &str) -> bool {
