@@ -1,6 +1,7 @@
 //! The `rootguard` command.
 #![forbid(unsafe_code)]
 
+mod args;
 mod check;
 mod demo;
 mod init;
@@ -60,7 +61,7 @@ enum Command {
     /// protocol errors; overblocks with --strict), or with --baseline none
     /// that is new; 1 such a defect; 2 usage or harness error; 130
     /// interrupted.
-    Vet(vet::VetArgs),
+    Vet(Box<vet::VetArgs>),
     /// Run a scenario file through a checker, judging answers against `expect`.
     ///
     /// Exit status as for vet.
@@ -72,7 +73,7 @@ enum Command {
     /// protocol errors; a root not honoured with --strict), or with
     /// --baseline none that is new; 1 such a defect; 2 usage or harness
     /// error; 130 interrupted.
-    Mcp(mcp::McpArgs),
+    Mcp(Box<mcp::McpArgs>),
     /// Write a checker skeleton (Python, Node or Rust) that calls a
     /// placeholder check, and print the commands that vet it.
     ///
@@ -106,11 +107,48 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check { roots, op, path } => check::run(&roots, op.into(), &path),
         Command::Demo => demo::run(),
-        Command::Vet(args) => vet::run(args),
+        Command::Vet(args) => vet::run(*args),
         Command::Replay(args) => vet::replay(args),
-        Command::Mcp(args) => mcp::run_mcp(args),
+        Command::Mcp(args) => mcp::run_mcp(*args),
         Command::Oracle { verify, file } => oracle::run(&file, verify),
         Command::Init(args) => init::run(&args),
         Command::Merge(args) => merge::run(&args),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &[&str]) -> Command {
+        Cli::try_parse_from(std::iter::once("rootguard").chain(line.iter().copied()))
+            .unwrap_or_else(|e| panic!("{line:?}: {e}"))
+            .command
+    }
+
+    #[test]
+    fn vet_and_mcp_share_the_search_flags_and_their_defaults() {
+        let (Command::Vet(vet), Command::Mcp(mcp)) =
+            (parse(&["vet", "--", "c"]), parse(&["mcp", "--", "c"]))
+        else {
+            panic!("vet and mcp");
+        };
+        assert_eq!(vet.search, mcp.search);
+        assert_eq!(vet.search.seed, None, "a new seed each run, printed");
+        let given = ["--seed", "7", "--fail-fast", "--", "c"];
+        let (Command::Vet(vet), Command::Mcp(mcp)) = (
+            parse(&[&["vet"][..], &given].concat()),
+            parse(&[&["mcp"][..], &given].concat()),
+        ) else {
+            panic!("vet and mcp");
+        };
+        assert_eq!(vet.search, mcp.search);
+        assert_eq!((vet.search.seed(), vet.search.fail_fast), (7, true));
+    }
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
     }
 }

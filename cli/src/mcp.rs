@@ -1,109 +1,143 @@
-//! `rootguard mcp`: vet a live MCP server over stdio, roots and all.
+//! `rootguard mcp` and `rootguard mcp replay`: vet a live MCP server over
+//! stdio, roots and all, and run a finding it wrote again.
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use clap::{Args, ValueEnum};
+use clap::{Args, Subcommand, ValueEnum};
 use rootguard_mcp::era::EraChoice;
 use rootguard_mcp::{replay, report, run, HarnessError, Mode, Options, Replayed, Sandbox, Shape};
 
+use crate::args::{SearchArgs, CHECKS, JUDGING, LAUNCH, OUTPUTS, SEARCH};
 use crate::outputs::{self, ReportArgs};
 
 /// Options of `rootguard mcp`.
 #[derive(Args)]
+#[command(
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    disable_help_subcommand = true
+)]
 pub struct McpArgs {
-    /// Milliseconds to wait for each response before calling it a hang.
-    #[arg(long, value_name = "N", default_value_t = 10_000)]
-    timeout_ms: u64,
-    /// Which session modes to run: with the roots capability, without it, or both.
-    #[arg(long, value_enum, default_value_t = SessionArg::Both)]
-    session: SessionArg,
-    /// The protocol era: probe with `server/discover` and fall back to `initialize` (auto), or one era only.
-    #[arg(long, value_enum, default_value_t = EraArg::Auto)]
-    era: EraArg,
-    /// Speak Streamable HTTP to URL (loopback only, e.g. `http://127.0.0.1:{port}/mcp`) instead of stdio; `{port}` in URL and CMD becomes a free port.
-    #[arg(long, value_name = "URL")]
-    http: Option<String>,
-    /// The sandbox: the first of bubblewrap and `unshare --mount` that works here (auto), one of them, or none.
-    #[arg(long, value_enum, default_value_t = SandboxArg::Auto)]
-    sandbox: SandboxArg,
-    /// Run write attacks even without a sandbox (they stay inside the temp base).
-    #[arg(long)]
-    allow_unsandboxed_writes: bool,
-    /// Only attacks whose name contains TEXT.
-    #[arg(long, value_name = "TEXT")]
-    only: Option<String>,
-    /// Skip the attacks (baseline and roots-that-change only).
-    #[arg(long)]
-    no_attacks: bool,
+    #[command(subcommand)]
+    action: Option<McpCommand>,
     /// After the fixed table, draw scenarios from the generator for SECONDS (split between the session modes; 0: no generative phase).
-    #[arg(long, value_name = "SECONDS", default_value_t = 0)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 0, help_heading = SEARCH)]
     budget: u64,
     /// End the generative phase after N scenarios in each session mode, even with budget left (a seed then makes the same calls on any machine).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), help_heading = SEARCH)]
     scenarios: Option<u64>,
-    /// The generator's seed: the same seed draws the same scenarios.
-    #[arg(long, value_name = "N", default_value_t = 0)]
-    seed: u64,
-    /// End the generative phase at its first escape or failure.
-    #[arg(long)]
-    fail_fast: bool,
-    /// Skip the fixed attack table (the generative phase alone, with --budget).
-    #[arg(long)]
+    #[command(flatten)]
+    pub(crate) search: SearchArgs,
+    /// Which session modes to run: with the roots capability, without it, or both.
+    #[arg(long, value_enum, default_value_t = SessionArg::Both, help_heading = CHECKS)]
+    session: SessionArg,
+    /// Only attacks and probes whose name contains TEXT.
+    #[arg(long, value_name = "TEXT", help_heading = CHECKS)]
+    only: Option<String>,
+    /// Skip the fixed attack table: with --budget the generative phase alone (after the default-grant and client-failure probes), without it no attacks at all (the baseline, roots-that-change and --race only).
+    #[arg(long, alias = "no-attacks", help_heading = CHECKS)]
     no_table: bool,
-    /// Run the finding in FILE (a scenario file written by --out, its .exchange.jsonl beside it) again: exit 1 while it still escapes, 0 when it no longer does.
-    #[arg(long, value_name = "FILE")]
-    replay: Option<PathBuf>,
     /// Skip the roots-that-change check.
-    #[arg(long)]
+    #[arg(long, help_heading = CHECKS)]
     no_roots_change: bool,
-    /// Keep escapes as found, unshrunk and unprobed.
-    #[arg(long)]
-    no_shrink: bool,
     /// Race each read and write tool: swap a directory and a file of its path for links to outside while calling it (time-of-check-to-time-of-use).
-    #[arg(long)]
+    #[arg(long, help_heading = CHECKS)]
     race: bool,
     /// Calls per race (one race per tool and swap).
-    #[arg(long, value_name = "N", requires = "race", default_value_t = rootguard_mcp::race::DEFAULT_TRIES, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", requires = "race", default_value_t = rootguard_mcp::race::DEFAULT_TRIES, value_parser = clap::value_parser!(u64).range(1..), help_heading = CHECKS)]
     race_tries: u64,
     /// Seconds one race may run, whatever its tries: a slow server ends its race here.
-    #[arg(long, value_name = "SECONDS", requires = "race", default_value_t = rootguard_mcp::race::DEFAULT_RACE_TIME.as_secs(), value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "SECONDS", requires = "race", default_value_t = rootguard_mcp::race::DEFAULT_RACE_TIME.as_secs(), value_parser = clap::value_parser!(u64).range(1..), help_heading = CHECKS)]
     race_time: u64,
+    /// A root not honoured fails the run too.
+    #[arg(long, help_heading = JUDGING)]
+    strict: bool,
+    /// Keep escapes as found, unshrunk and unprobed.
+    #[arg(long, help_heading = JUDGING)]
+    no_shrink: bool,
+    #[command(flatten)]
+    server: ServerArgs,
+    /// Write each finding as a scenario file and its JSON-RPC exchange into DIR (`rootguard mcp replay FILE` runs one again).
+    #[arg(long, value_name = "DIR", help_heading = OUTPUTS)]
+    out: Option<PathBuf>,
     #[command(flatten)]
     outputs: ReportArgs,
-    /// Write each finding as a scenario file and its JSON-RPC exchange into DIR.
-    #[arg(long, value_name = "DIR")]
-    out: Option<PathBuf>,
-    /// A root not honoured fails the run too.
-    #[arg(long)]
-    strict: bool,
+    /// Deprecated spelling of `rootguard mcp replay FILE`.
+    #[arg(long, value_name = "FILE", hide = true)]
+    replay: Option<PathBuf>,
+    /// The server command; an argument `{roots}` becomes the root
+    /// directories (docs/mcp-launch.md lists every placeholder).
+    #[arg(last = true, required = true, value_name = "CMD")]
+    command: Vec<OsString>,
+}
+
+#[derive(Subcommand)]
+enum McpCommand {
+    /// Run a finding written by `rootguard mcp --out DIR` again on a fresh
+    /// server: its tree laid, the server started in the recorded session
+    /// mode, the recorded hostile call sent again.
+    ///
+    /// Exit status: 1 while it still escapes, 0 once it no longer does, 2
+    /// usage or harness error.
+    Replay(McpReplayArgs),
+}
+
+/// Options of `rootguard mcp replay`.
+#[derive(Args)]
+pub struct McpReplayArgs {
+    /// A scenario file written by --out (its .exchange.jsonl beside it).
+    file: PathBuf,
+    #[command(flatten)]
+    server: ServerArgs,
+    /// The server command; an argument `{roots}` becomes the root
+    /// directories (docs/mcp-launch.md lists every placeholder).
+    #[arg(last = true, required = true, value_name = "CMD")]
+    command: Vec<OsString>,
+}
+
+/// How the server is started and spoken to: `rootguard mcp` and `rootguard
+/// mcp replay` alike.
+#[derive(Args)]
+struct ServerArgs {
+    /// Milliseconds to wait for each response before calling it a hang.
+    #[arg(long, value_name = "N", default_value_t = 10_000, help_heading = JUDGING)]
+    timeout_ms: u64,
     /// A per-root template, its words repeated once per root with `{root}`
     /// that root (`--each-root '--allow {root}'`), where an argument
     /// `{each-root}` stands in the command, else appended.
-    #[arg(long, value_name = "TEMPLATE", allow_hyphen_values = true)]
+    #[arg(long, value_name = "TEMPLATE", allow_hyphen_values = true, help_heading = LAUNCH)]
     each_root: Option<String>,
     /// An environment variable of the server, its value a template
     /// (`--env 'DIRS={roots:,}'`); repeatable.
-    #[arg(long = "env", value_name = "NAME=TEMPLATE")]
+    #[arg(long = "env", value_name = "NAME=TEMPLATE", help_heading = LAUNCH)]
     envs: Vec<String>,
     /// A file written before each start, relative to the server's fresh
     /// HOME or under `{home}/` or `{scratch}/`; TEMPLATE (or `@path`, a
     /// file holding it) may use `{roots_json}`, `{roots:SEP}`, `{root1}`,
     /// `{scratch}`, `{home}`; repeatable.
-    #[arg(long, value_name = "FILE=TEMPLATE")]
+    #[arg(long, value_name = "FILE=TEMPLATE", help_heading = LAUNCH)]
     config: Vec<String>,
+    /// Speak Streamable HTTP to URL (loopback only, e.g. `http://127.0.0.1:{port}/mcp`) instead of stdio; `{port}` in URL and CMD becomes a free port.
+    #[arg(long, value_name = "URL", help_heading = LAUNCH)]
+    http: Option<String>,
+    /// The protocol era: probe with `server/discover` and fall back to `initialize` (auto), or one era only.
+    #[arg(long, value_enum, default_value_t = EraArg::Auto, help_heading = LAUNCH)]
+    era: EraArg,
+    /// The sandbox: the first of bubblewrap and `unshare --mount` that works here (auto), one of them, or none.
+    #[arg(long, value_enum, default_value_t = SandboxArg::Auto, help_heading = LAUNCH)]
+    sandbox: SandboxArg,
+    /// Run write attacks even without a sandbox (they stay inside the temp base).
+    #[arg(long, help_heading = LAUNCH)]
+    allow_unsandboxed_writes: bool,
     /// Where the temp bases are made: outside /tmp by default, which
     /// servers grant by default more often than any other directory.
-    #[arg(long, value_name = "DIR", default_value = "/var/tmp")]
+    #[arg(long, value_name = "DIR", default_value = "/var/tmp", help_heading = LAUNCH)]
     base_dir: PathBuf,
-    /// The server command; an argument `{roots}` becomes the root
-    /// directories (docs/mcp-launch.md lists every placeholder).
-    #[arg(last = true, required = true, value_name = "CMD")]
-    command: Vec<OsString>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -131,9 +165,9 @@ enum SandboxArg {
     None,
 }
 
-/// Runs `rootguard mcp`; exit 0 nothing found, 1 a finding that fails, 2
-/// usage or harness error, 130 stopped by SIGINT or SIGTERM (temp trees
-/// removed, servers killed).
+/// Runs `rootguard mcp` (or `rootguard mcp replay`); exit 0 nothing
+/// found, 1 a finding that fails, 2 usage or harness error, 130 stopped by
+/// SIGINT or SIGTERM (temp trees removed, servers killed).
 pub fn run_mcp(args: McpArgs) -> ExitCode {
     let interrupted = Arc::new(AtomicBool::new(false));
     for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
@@ -150,13 +184,31 @@ pub fn run_mcp(args: McpArgs) -> ExitCode {
     }
 }
 
+/// What the command line asks: a run, or a replay (`rootguard mcp replay
+/// FILE`, or the deprecated `--replay FILE`); true when it fails.
 fn vet_server(args: &McpArgs, interrupted: &Arc<AtomicBool>) -> Result<bool, HarnessError> {
-    let baseline = args
-        .outputs
-        .load_baseline()
-        .map_err(|e| HarnessError::Usage(e.to_string()))?;
-    let command = args
-        .command
+    if let Some(McpCommand::Replay(replay)) = &args.action {
+        let options = server_options(&replay.server, &replay.command, interrupted)?;
+        return replay_finding(&options, &replay.file);
+    }
+    if let Some(file) = &args.replay {
+        eprintln!(
+            "rootguard mcp: --replay FILE is deprecated; use `rootguard mcp replay FILE [OPTIONS] -- CMD`"
+        );
+        let options = server_options(&args.server, &args.command, interrupted)?;
+        return replay_finding(&options, file);
+    }
+    run_checks(args, interrupted)
+}
+
+/// The options of a run or a replay: the command, how it is launched and
+/// spoken to, where its bases go.
+fn server_options(
+    server: &ServerArgs,
+    command: &[OsString],
+    interrupted: &Arc<AtomicBool>,
+) -> Result<Options, HarnessError> {
+    let command = command
         .iter()
         .map(|a| {
             a.to_str()
@@ -165,39 +217,58 @@ fn vet_server(args: &McpArgs, interrupted: &Arc<AtomicBool>) -> Result<bool, Har
         })
         .collect::<Result<Vec<_>, _>>()?;
     let mut options = Options::new(command);
-    options.launch = shape(args)?;
-    options.timeout = Duration::from_millis(args.timeout_ms);
-    options.modes = match args.session {
-        SessionArg::Both => vec![Mode::Roots, Mode::NoRoots],
-        SessionArg::Roots => vec![Mode::Roots],
-        SessionArg::NoRoots => vec![Mode::NoRoots],
-    };
-    options.sandbox = match args.sandbox {
+    options.launch = shape(server, &options.command)?;
+    options.timeout = Duration::from_millis(server.timeout_ms);
+    options.sandbox = match server.sandbox {
         SandboxArg::Auto => None,
         SandboxArg::Bwrap => Some(Sandbox::Bwrap),
         SandboxArg::Unshare => Some(Sandbox::Unshare),
         SandboxArg::None => Some(Sandbox::None),
     };
-    options.era = match args.era {
+    options.era = match server.era {
         EraArg::Auto => EraChoice::Auto,
         EraArg::Legacy => EraChoice::Legacy,
         EraArg::Modern => EraChoice::Modern,
     };
-    options.http = args.http.clone();
-    options.allow_unsandboxed_writes = args.allow_unsandboxed_writes;
+    options.http = server.http.clone();
+    options.allow_unsandboxed_writes = server.allow_unsandboxed_writes;
+    options.base_dir = Some(base_dir(&server.base_dir)?);
+    options.interrupted = Arc::clone(interrupted);
+    Ok(options)
+}
+
+/// The run: the fixed table, the generative phase, the checks after; the
+/// report printed and written.
+fn run_checks(args: &McpArgs, interrupted: &Arc<AtomicBool>) -> Result<bool, HarnessError> {
+    let baseline = args
+        .outputs
+        .load_baseline()
+        .map_err(|e| HarnessError::Usage(e.to_string()))?;
+    let mut options = server_options(&args.server, &args.command, interrupted)?;
+    options.modes = match args.session {
+        SessionArg::Both => vec![Mode::Roots, Mode::NoRoots],
+        SessionArg::Roots => vec![Mode::Roots],
+        SessionArg::NoRoots => vec![Mode::NoRoots],
+    };
     options.filter = args.only.clone();
-    options.attacks = !args.no_attacks;
-    options.table = !args.no_table;
     options.budget = Duration::from_secs(args.budget);
+    // Without a table and a generative phase, no attack is left to run:
+    // the probes go too.
+    options.table = !args.no_table;
+    options.attacks = !args.no_table || !options.budget.is_zero();
     options.max_scenarios = args.scenarios;
-    options.seed = args.seed;
-    options.fail_fast = args.fail_fast;
+    let generative = options.attacks && !options.budget.is_zero();
+    let seed = args.search.seed();
+    if generative {
+        println!("rootguard mcp: seed {seed} (rerun with --seed {seed})");
+    }
+    options.seed = seed;
+    options.fail_fast = args.search.fail_fast;
     options.stale_roots = !args.no_roots_change;
     options.shrink = !args.no_shrink;
     options.race = args.race;
     options.race_tries = args.race_tries;
     options.race_time = Duration::from_secs(args.race_time);
-    options.interrupted = Arc::clone(interrupted);
     // Each check as it ends, on stderr, so a minute-long run is not silent.
     options.progress = Some(Arc::new(|o: &rootguard_mcp::Outcome| {
         let status = match (&o.finding, &o.skipped) {
@@ -207,12 +278,11 @@ fn vet_server(args: &McpArgs, interrupted: &Arc<AtomicBool>) -> Result<bool, Har
         };
         eprintln!("rootguard mcp: [{}] {} {status}", o.mode.as_str(), o.name);
     }));
-    use_base_dir(&args.base_dir)?;
-    if let Some(file) = &args.replay {
-        return replay_finding(&options, file);
-    }
     let report = run(&options)?;
-    let shared = report::model(&report, args.strict);
+    let mut shared = report::model(&report, args.strict);
+    if generative {
+        shared.seed = Some(seed);
+    }
     print!("{}", rootguard_report::text(&shared));
     args.outputs.write(&shared).map_err(HarnessError::Io)?;
     if let Some(dir) = &args.out {
@@ -229,7 +299,7 @@ fn vet_server(args: &McpArgs, interrupted: &Arc<AtomicBool>) -> Result<bool, Har
 }
 
 /// The launch shape the flags give, every template checked against the command.
-fn shape(args: &McpArgs) -> Result<Shape, HarnessError> {
+fn shape(args: &ServerArgs, command: &[String]) -> Result<Shape, HarnessError> {
     let usage = |e: rootguard_mcp::shape::ShapeError| HarnessError::Usage(e.to_string());
     let shape = Shape {
         each_root: args.each_root.as_deref().map(Shape::each_root),
@@ -246,27 +316,32 @@ fn shape(args: &McpArgs) -> Result<Shape, HarnessError> {
             .collect::<Result<_, _>>()
             .map_err(usage)?,
     };
-    let command: Vec<String> = args
-        .command
-        .iter()
-        .map(|a| a.to_string_lossy().into_owned())
-        .collect();
-    shape.check(&command).map_err(usage)?;
+    shape.check(command).map_err(usage)?;
     Ok(shape)
 }
 
-/// Makes the judge put its temp bases in `dir` (through TMPDIR, which it
-/// reads; the server's own TMPDIR is set per start). Called before the
-/// run starts any thread.
-fn use_base_dir(dir: &std::path::Path) -> Result<(), HarnessError> {
-    if !dir.is_dir() {
-        return Err(HarnessError::Usage(format!(
-            "--base-dir {} is not a directory; give an existing one outside the roots a server grants by default",
+/// `--base-dir DIR` as the judge takes it: an existing directory whose
+/// real path can stand for `{base}`, resolved. Given to the materializer
+/// through [`Options::base_dir`]; nothing else in the process is changed.
+fn base_dir(dir: &Path) -> Result<PathBuf, HarnessError> {
+    let usage = |why: &str| {
+        HarnessError::Usage(format!(
+            "--base-dir {} {why}; give an existing one outside the roots a server grants by default",
             dir.display()
+        ))
+    };
+    if !dir.is_dir() {
+        return Err(usage("is not a directory"));
+    }
+    let real =
+        std::fs::canonicalize(dir).map_err(|e| usage(&format!("cannot be resolved ({e})")))?;
+    if !rootguard_proptests::is_clean_path(&real) {
+        return Err(usage(&format!(
+            "resolves to {}, which holds characters other than A-Z a-z 0-9 / . _ -",
+            real.display()
         )));
     }
-    std::env::set_var("TMPDIR", dir);
-    Ok(())
+    Ok(real)
 }
 
 /// Replays one finding; true while it still shows.
@@ -453,20 +528,26 @@ mod tests {
             .expect("a scenario file")
             .display()
             .to_string();
-        let replay = |server_file: &str| {
-            let line = ["--replay", &file, "--", &python, server_file, "{roots}"];
-            vet_server(&args(&line), &flag())
-        };
-        assert!(replay(&flawed).expect("replays"), "still escapes");
-        assert!(
-            !replay(&server("refreshing_server.py")).expect("replays"),
-            "a sound server shows nothing"
-        );
-        let missing = ["--replay", "/nonexistent/x.json", "--", &python, &flawed];
-        assert!(matches!(
-            vet_server(&args(&missing), &flag()),
-            Err(HarnessError::Usage(_))
-        ));
+        // `rootguard mcp replay FILE`, and the deprecated `--replay FILE`.
+        for form in ["replay", "--replay"] {
+            let replay = |server_file: &str| {
+                let line = [form, &file, "--", &python, server_file, "{roots}"];
+                vet_server(&args(&line), &flag())
+            };
+            assert!(replay(&flawed).expect("replays"), "{form}: still escapes");
+            assert!(
+                !replay(&server("refreshing_server.py")).expect("replays"),
+                "{form}: a sound server shows nothing"
+            );
+            let missing = [form, "/nonexistent/x.json", "--", &python, &flawed];
+            assert!(
+                matches!(
+                    vet_server(&args(&missing), &flag()),
+                    Err(HarnessError::Usage(_))
+                ),
+                "{form}"
+            );
+        }
     }
 
     #[test]
@@ -501,6 +582,46 @@ mod tests {
             &["--each-root", "--allow {root}"],
             &server("flag_server.py")
         ));
+    }
+
+    #[test]
+    fn no_attacks_is_no_table_and_replay_flags_go_after_replay() {
+        let old = args(&["--no-attacks", "--", "srv"]);
+        let new = args(&["--no-table", "--", "srv"]);
+        assert!(old.no_table && new.no_table);
+        let line = [
+            "replay",
+            "f.json",
+            "--timeout-ms",
+            "5",
+            "--base-dir",
+            "/x",
+            "--",
+            "srv",
+        ];
+        let Some(McpCommand::Replay(replay)) = args(&line).action else {
+            panic!("a replay");
+        };
+        assert_eq!(replay.file, PathBuf::from("f.json"));
+        assert_eq!(replay.server.timeout_ms, 5);
+        assert_eq!(replay.server.base_dir, PathBuf::from("/x"));
+        // A run's flags belong to the run, not to its replay.
+        let mixed = ["--budget", "3", "replay", "f.json", "--", "srv"];
+        assert!(Cli::try_parse_from(std::iter::once("mcp").chain(mixed)).is_err());
+    }
+
+    #[test]
+    fn a_base_dir_that_is_missing_or_unclean_is_a_usage_error() {
+        let outer = tempfile::tempdir().expect("temp dir");
+        let unclean = outer.path().join("a b");
+        fs::create_dir(&unclean).expect("mkdir");
+        for dir in [unclean, outer.path().join("missing")] {
+            let line = ["--base-dir", dir.to_str().expect("utf-8"), "--", "srv"];
+            match vet_server(&args(&line), &flag()) {
+                Err(HarnessError::Usage(e)) => assert!(e.contains("--base-dir"), "{e}"),
+                other => panic!("{}: {other:?}", dir.display()),
+            }
+        }
     }
 
     #[test]

@@ -8,26 +8,28 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use rootguard_report::{Baseline, BaselineError, Comparison, Report};
 
+use crate::args::{BASELINES, OUTPUTS};
+
 /// Where the report goes, and the baseline it is compared with.
 #[derive(Args, Debug, Clone)]
 pub struct ReportArgs {
     /// Write the report as JSON to FILE (schema `rootguard-report` version 1, docs/reports.md).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = OUTPUTS)]
     json: Option<PathBuf>,
     /// Write the report as SARIF 2.1.0 to FILE (one rule per defect ID, for GitHub code scanning).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = OUTPUTS)]
     sarif: Option<PathBuf>,
     /// Write the report as JUnit XML to FILE (one test case per defect).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = OUTPUTS)]
     junit: Option<PathBuf>,
     /// Write the report as one self-contained HTML page to FILE (each defect's tree drawn).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = OUTPUTS)]
     html: Option<PathBuf>,
     /// Compare with a previous JSON report: exit 1 only for defects it does not have.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = BASELINES)]
     baseline: Option<PathBuf>,
     /// Write the JSON report to FILE, to be the next run's --baseline.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = BASELINES)]
     write_baseline: Option<PathBuf>,
 }
 

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -16,6 +16,7 @@ use rootguard_vet::{
     corpus, report, HarnessError, Options, ProcessChecker, Progress, Report, Shard,
 };
 
+use crate::args::{SearchArgs, JUDGING, OUTPUTS, SEARCH};
 use crate::outputs::{self, ReportArgs};
 
 /// `println!` that ignores a closed stdout (`rootguard vet | head`).
@@ -38,46 +39,42 @@ macro_rules! say_raw {
 #[derive(Args)]
 pub struct VetArgs {
     /// Seconds from the start until no more random scenarios begin (the corpus and the covering array are asked whole first).
-    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, help_heading = SEARCH)]
     budget: u64,
-    /// Seed of the random scenarios (printed at start; the same seed gives the same run).
-    #[arg(long)]
-    seed: Option<u64>,
     /// Stop the search after this many queries, corpus included (triage comes on top).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", help_heading = SEARCH)]
     cases: Option<u64>,
-    /// Seconds that shrinking and probing the findings may take after the search (a slow checker needs more to name every defect).
-    #[arg(long, value_name = "SECONDS", default_value_t = 60)]
-    triage_time: u64,
-    /// Milliseconds to wait for each response before calling it a hang.
-    #[arg(long, value_name = "N", default_value_t = 2000)]
-    timeout_ms: u64,
-    /// Extra scenario files or directories of them (repeatable).
-    #[arg(long, value_name = "PATH")]
-    corpus: Vec<PathBuf>,
-    /// Skip the bundled conformance corpus (random scenarios and --corpus only).
-    #[arg(long)]
-    no_bundled_corpus: bool,
-    /// Stop the search at the first escape (it is still shrunk and probed).
-    #[arg(long)]
-    fail_fast: bool,
     #[command(flatten)]
-    outputs: ReportArgs,
-    /// Write each defect's minimal scenario as a scenario file into DIR (vet-ID.json).
-    #[arg(long, value_name = "DIR")]
-    out: Option<PathBuf>,
-    /// Overblocks fail the run too.
-    #[arg(long)]
-    strict: bool,
-    /// Print how many queries and findings each strategy and each feature of the covering array got.
-    #[arg(long)]
-    stats: bool,
+    pub(crate) search: SearchArgs,
     /// Checker processes to run at once, each asking its own scenarios [default: the number of cores].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..), help_heading = SEARCH)]
     jobs: Option<u16>,
     /// Ask only part I of N of the seed's scenarios, on machine I of N (0/2 and 1/2); `rootguard merge` joins their --json reports.
-    #[arg(long, value_name = "I/N")]
+    #[arg(long, value_name = "I/N", help_heading = SEARCH)]
     shard: Option<Shard>,
+    /// Extra scenario files or directories of them (repeatable).
+    #[arg(long, value_name = "PATH", help_heading = SEARCH)]
+    corpus: Vec<PathBuf>,
+    /// Skip the bundled conformance corpus (random scenarios and --corpus only).
+    #[arg(long, help_heading = SEARCH)]
+    no_bundled_corpus: bool,
+    /// Milliseconds to wait for each response before calling it a hang.
+    #[arg(long, value_name = "N", default_value_t = 2000, help_heading = JUDGING)]
+    timeout_ms: u64,
+    /// Overblocks fail the run too.
+    #[arg(long, help_heading = JUDGING)]
+    strict: bool,
+    /// Seconds that shrinking and probing the findings may take after the search (a slow checker needs more to name every defect).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, help_heading = JUDGING)]
+    triage_time: u64,
+    /// Write each defect's minimal scenario as a scenario file into DIR (vet-ID.json).
+    #[arg(long, value_name = "DIR", help_heading = OUTPUTS)]
+    out: Option<PathBuf>,
+    /// Print how many queries and findings each strategy and each feature of the covering array got.
+    #[arg(long, help_heading = OUTPUTS)]
+    stats: bool,
+    #[command(flatten)]
+    outputs: ReportArgs,
     /// The checker command and its arguments.
     #[arg(last = true, required = true, value_name = "CMD")]
     command: Vec<OsString>,
@@ -89,10 +86,10 @@ pub struct ReplayArgs {
     /// A scenario file (scenario-format v1) whose cases carry `expect`.
     file: PathBuf,
     /// Milliseconds to wait for each response before calling it a hang.
-    #[arg(long, value_name = "N", default_value_t = 2000)]
+    #[arg(long, value_name = "N", default_value_t = 2000, help_heading = JUDGING)]
     timeout_ms: u64,
     /// Overblocks fail the run too.
-    #[arg(long)]
+    #[arg(long, help_heading = JUDGING)]
     strict: bool,
     /// The checker command and its arguments.
     #[arg(last = true, required = true, value_name = "CMD")]
@@ -116,12 +113,7 @@ fn harness_error(e: &HarnessError) -> ExitCode {
 /// Runs `rootguard vet`.
 pub fn run(args: VetArgs) -> ExitCode {
     let interrupted = interrupt_flag();
-    let seed = args.seed.unwrap_or_else(|| {
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(1)
-    });
+    let seed = args.search.seed();
     say!("rootguard vet: seed {seed} (rerun with --seed {seed})");
     let baseline = match args.outputs.load_baseline() {
         Ok(b) => b,
@@ -185,7 +177,7 @@ pub fn run(args: VetArgs) -> ExitCode {
         seed,
         max_queries: args.cases,
         triage_time: Duration::from_secs(args.triage_time),
-        fail_fast: args.fail_fast,
+        fail_fast: args.search.fail_fast,
         strict: args.strict,
         corpus: extra,
         bundled_corpus: !args.no_bundled_corpus,

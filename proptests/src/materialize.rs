@@ -67,6 +67,14 @@ pub enum MaterializeError {
     },
     /// [`Materialized::relay`] was given a scenario with other roots.
     RootsDiffer,
+    /// The directory given to [`Materialized::new_in`] cannot hold the
+    /// temp dir: it does not resolve to a clean, writable directory.
+    UnusableDir {
+        /// The directory as given.
+        dir: PathBuf,
+        /// Why it was refused.
+        why: String,
+    },
     /// A file system call failed.
     Io {
         /// What was being done.
@@ -105,6 +113,11 @@ impl fmt::Display for MaterializeError {
             MaterializeError::RootsDiffer => write!(
                 f,
                 "the next scenario lists other roots than the tree laid; materialize it afresh"
+            ),
+            MaterializeError::UnusableDir { dir, why } => write!(
+                f,
+                "{} cannot hold the temp trees ({why}); give an existing directory whose real path has only A-Z a-z 0-9 / . _ - and no symlink",
+                dir.display()
             ),
             MaterializeError::Io { action, path, source } => {
                 write!(f, "could not {action} {}: {source}", path.display())
@@ -218,7 +231,46 @@ impl Materialized {
     /// created is removed again.
     pub fn new(scenario: &Scenario) -> Result<Materialized, MaterializeError> {
         scenario.validate().map_err(MaterializeError::Invalid)?;
-        let temp_dir = make_temp_dir()?;
+        Materialized::lay_in(scenario, make_temp_dir()?)
+    }
+
+    /// As [`Materialized::new`], but the fresh temp dir is made in `dir`
+    /// itself, whatever `$TMPDIR` says: for a caller that chooses where the
+    /// trees go (`rootguard mcp --base-dir`) without changing the
+    /// environment of the whole process.
+    ///
+    /// # Errors
+    ///
+    /// [`MaterializeError::UnusableDir`] when `dir` does not resolve to a
+    /// directory whose real path is clean (`A-Z a-z 0-9 / . _ -`), or no
+    /// temp dir can be made in it; else as [`Materialized::new`].
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use rootguard_proptests::{Document, Materialized};
+    ///
+    /// let doc = Document::from_json(r#"{"version": 1, "scenarios": [{"name": "s",
+    ///     "tree": [{"file": "d/f"}], "roots": ["file://{base}/d"], "cases": []}]}"#)?;
+    /// let parent = rootguard_proptests::clean_temp_parent()?;
+    /// let m = Materialized::new_in(&doc.scenarios[0], &parent)?;
+    /// assert_eq!(m.temp_dir().parent(), Some(parent.as_path()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new_in(scenario: &Scenario, dir: &Path) -> Result<Materialized, MaterializeError> {
+        scenario.validate().map_err(MaterializeError::Invalid)?;
+        let unusable = |why: String| MaterializeError::UnusableDir {
+            dir: dir.to_path_buf(),
+            why,
+        };
+        let parent = check_temp_candidate(dir).map_err(unusable)?;
+        let temp_dir = make_temp_dir_in(&parent).map_err(unusable)?;
+        Materialized::lay_in(scenario, temp_dir)
+    }
+
+    /// Lays `scenario` (validated) beneath `<temp_dir>/base`; the temp dir
+    /// is removed again on any failure.
+    fn lay_in(scenario: &Scenario, temp_dir: PathBuf) -> Result<Materialized, MaterializeError> {
         let base = temp_dir.join("base");
         // From here on, dropping `made` removes the temp dir.
         let mut made = Materialized {
@@ -471,35 +523,35 @@ pub fn has_room(dir: &Path, bytes: u64) -> bool {
 fn make_temp_dir() -> Result<PathBuf, MaterializeError> {
     let mut tried = Vec::new();
     for candidate in temp_candidates() {
-        let parent = match check_temp_candidate(&candidate) {
-            Ok(parent) => parent,
-            Err(why) => {
-                tried.push((candidate, why));
-                continue;
-            }
-        };
-        let made = tempfile::Builder::new()
-            .prefix("rootguard-")
-            .tempdir_in(&parent);
-        let dir = match made {
-            Ok(dir) => dir.keep(),
-            Err(e) => {
-                tried.push((parent, format!("cannot create a temp dir in it: {e}")));
-                continue;
-            }
-        };
-        match fs::canonicalize(&dir) {
-            Ok(real) if real == dir && is_clean_path(&real) => return Ok(dir),
-            _ => {
-                let _ = remove_tree(&dir);
-                tried.push((
-                    parent,
-                    format!("the temp dir {} made in it was not clean", dir.display()),
-                ));
-            }
+        match check_temp_candidate(&candidate) {
+            Err(why) => tried.push((candidate, why)),
+            Ok(parent) => match make_temp_dir_in(&parent) {
+                Ok(dir) => return Ok(dir),
+                Err(why) => tried.push((parent, why)),
+            },
         }
     }
     Err(MaterializeError::NoCleanTempDir { tried })
+}
+
+/// A fresh temp dir in `parent` (canonical and clean), checked clean and
+/// link-free itself; else why not.
+fn make_temp_dir_in(parent: &Path) -> Result<PathBuf, String> {
+    let dir = tempfile::Builder::new()
+        .prefix("rootguard-")
+        .tempdir_in(parent)
+        .map_err(|e| format!("cannot create a temp dir in it: {e}"))?
+        .keep();
+    match fs::canonicalize(&dir) {
+        Ok(real) if real == dir && is_clean_path(&real) => Ok(dir),
+        _ => {
+            let _ = remove_tree(&dir);
+            Err(format!(
+                "the temp dir {} made in it was not clean",
+                dir.display()
+            ))
+        }
+    }
 }
 
 /// Removes `path` and everything beneath it without following any link:

@@ -1,5 +1,6 @@
 //! How a run is done.
 
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
@@ -70,6 +71,14 @@ pub struct Options {
     /// Streamable HTTP at this loopback URL instead of stdio; `{port}` in it
     /// and in the command becomes a free port picked for each server.
     pub http: Option<String>,
+    /// Where each temp base is made ([`Materialized::new_in`]); `None`:
+    /// where [`Materialized::new`] picks (`$TMPDIR`, else `/dev/shm` or
+    /// `/tmp`). `rootguard mcp` gives `/var/tmp` unless `--base-dir` says
+    /// otherwise.
+    ///
+    /// [`Materialized::new_in`]: rootguard_proptests::Materialized::new_in
+    /// [`Materialized::new`]: rootguard_proptests::Materialized::new
+    pub base_dir: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for Options {
@@ -84,6 +93,7 @@ impl std::fmt::Debug for Options {
             .field("budget", &self.budget)
             .field("max_scenarios", &self.max_scenarios)
             .field("seed", &self.seed)
+            .field("base_dir", &self.base_dir)
             .finish_non_exhaustive()
     }
 }
@@ -116,6 +126,7 @@ impl Options {
             progress: None,
             era: EraChoice::Auto,
             http: None,
+            base_dir: None,
         }
     }
 }

@@ -22,8 +22,11 @@ impl Runner<'_> {
         scenario: &Scenario,
         mode: Mode,
     ) -> Result<Result<Live, Failed>, HarnessError> {
-        let materialized = Materialized::new(scenario)
-            .map_err(|e| HarnessError::Scenario(format!("{}: {e}", scenario.name)))?;
+        let materialized = match &self.options.base_dir {
+            Some(dir) => Materialized::new_in(scenario, dir),
+            None => Materialized::new(scenario),
+        }
+        .map_err(|e| HarnessError::Scenario(format!("{}: {e}", scenario.name)))?;
         let base = materialized.base().to_path_buf();
         let home = base.join(HOME);
         fs::create_dir(&home).map_err(|e| {
