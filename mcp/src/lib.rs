@@ -85,12 +85,15 @@ mod error;
 pub mod http;
 mod kind;
 pub mod observe;
+mod process;
 pub mod race;
 pub mod report;
 pub mod runner;
 pub mod sandbox;
 pub mod shape;
 pub mod tools;
+pub mod transport;
+pub mod wire;
 
 pub use error::HarnessError;
 pub use kind::Kind;
