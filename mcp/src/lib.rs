@@ -86,7 +86,6 @@ pub mod http;
 mod kind;
 pub mod observe;
 mod process;
-pub mod race;
 pub mod report;
 pub mod runner;
 pub mod sandbox;
@@ -97,6 +96,7 @@ pub mod wire;
 
 pub use error::HarnessError;
 pub use kind::Kind;
+pub use runner::race;
 pub use runner::{replay, run, Finding, Mode, Options, Outcome, Replayed, Report, GENERATED_ROOT};
 pub use sandbox::Sandbox;
 pub use shape::Shape;
