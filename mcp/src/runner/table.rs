@@ -53,10 +53,9 @@ impl Phase for Table {
     fn run(&mut self, cx: &mut Context<'_>) -> Result<(), HarnessError> {
         let (options, mode) = (cx.options, self.mode);
         let table = if options.table {
-            attacks::all()
-                .into_iter()
-                .chain(attacks::root_attacks())
-                .collect()
+            let mut table = attacks::all().map_err(HarnessError::Scenario)?;
+            table.extend(attacks::root_attacks().map_err(HarnessError::Scenario)?);
+            table
         } else {
             Vec::new()
         };
@@ -73,7 +72,7 @@ impl Phase for Table {
             }
             if attack.action.writes() && !cx.writes {
                 cx.record(Attempt {
-                    name: attack.name.into(),
+                    name: attack.name.clone(),
                     mode,
                     finding: None,
                     skipped: Some("write attack without a sandbox".into()),
@@ -225,11 +224,9 @@ fn attempt(
         op,
         expect: None,
     };
-    let mut scenario = cx.scenario(attack.name, tree, &[ROOT], Some(case));
-    scenario.note = Some(attack.note.into());
-    scenario
-        .roots
-        .extend(attack.hostile_root.map(str::to_owned));
+    let mut scenario = cx.scenario(&attack.name, tree, &[ROOT], Some(case));
+    scenario.note = Some(attack.note.clone());
+    scenario.roots.extend(attack.hostile_root.clone());
     attempt_on(cx, attack, scenario, mode)
 }
 
@@ -246,7 +243,7 @@ fn attempt_on(
     if let Some(case) = scenario.cases.first() {
         attack_paths[index] = case.path.to_string();
     }
-    let name = attack.name.to_string();
+    let name = attack.name.clone();
     let old = cx.table_server.take();
     let mut server = match cx.launcher.serve(old, &scenario, mode)? {
         Started::Running(server) => server,
