@@ -3,8 +3,8 @@
 //! (scenarios drawn from the judge's generator on one long-lived server),
 //! then the roots-that-change and multi-round-trip checks and the races.
 //!
-//! Each phase is a type with [`Phase::run`] on a [`Context`], which holds
-//! what phases share: the options, the run's token, the [`Launcher`] that
+//! Each phase is a type with `Phase::run` on a `Context`, which holds
+//! what phases share: the options, the run's token, the `Launcher` that
 //! starts servers, the report being built and the table's long-lived
 //! server. [`Options`] and [`Mode`] say how a run is done; [`Report`],
 //! [`Finding`] and [`Outcome`] what it found.
