@@ -1,24 +1,39 @@
 //! The hostile scenarios: each a small tree in the base, the root `proj`,
 //! canaries outside it, and one tool call with a hostile path.
 //!
+//! The table is data, corpus/mcp-attacks.json, compiled in and read when
+//! a run first needs it ([`all`], [`root_attacks`]); a file that breaks
+//! a rule below is refused with the attack and the rule named.
+//!
 //! Every link stays inside the base, so nothing real is ever at risk:
 //! "outside" is a sibling in the base (`proj2`, `out`, `PROJ`, `proj `),
 //! holding canary files whose content carries the run's token.
 
+use std::collections::BTreeSet;
+use std::sync::OnceLock;
+
 use rootguard_proptests::{Entry, Op};
+use serde::Deserialize;
+use serde_json::{Map, Value};
 
 use crate::tools::Action;
 
 /// The root directory of every attack, relative to the base.
 pub const ROOT: &str = "proj";
 
+/// The placeholder in canary contents and names for the run's token.
+pub const TOKEN: &str = "{token}";
+
+/// The table as shipped: corpus/mcp-attacks.json.
+pub const TABLE: &str = include_str!("../corpus/mcp-attacks.json");
+
 /// One hostile tool call on a small tree.
 #[derive(Debug, Clone)]
 pub struct Attack {
     /// A short name, e.g. `sibling-prefix-read`.
-    pub name: &'static str,
+    pub name: String,
     /// What it tries, in words.
-    pub note: &'static str,
+    pub note: String,
     /// The tool it needs.
     pub action: Action,
     /// The tree, relative to the base; file contents hold `{token}`.
@@ -30,365 +45,262 @@ pub struct Attack {
     /// A hostile root the client lists after `proj` (roots mode only): a URI
     /// that grants nothing under docs/semantics.md §1, so a server that
     /// lets it grant `out` has a root escape.
-    pub hostile_root: Option<&'static str>,
+    pub hostile_root: Option<String>,
 }
 
-/// The placeholder in canary contents and names for the run's token.
-pub const TOKEN: &str = "{token}";
-
-fn dir(path: &str) -> Entry {
-    Entry::Dir { path: path.into() }
+/// The attack table: the attacks, and the hostile roots.
+#[derive(Debug, Clone)]
+pub struct Table {
+    /// Every attack, reads first.
+    pub attacks: Vec<Attack>,
+    /// Root URIs that count for nothing (docs/semantics.md §1) but that a
+    /// lenient parser reads as `{base}/out`, each with its attack's name.
+    pub hostile_roots: Vec<(String, String)>,
 }
 
-fn canary(path: &str) -> Entry {
-    Entry::File {
-        path: path.into(),
-        content: Some(format!("CANARY-{TOKEN}\n")),
+/// The file as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawTable {
+    // What the file is, for its readers: allowed, not used.
+    #[allow(dead_code)]
+    about: String,
+    attacks: Vec<Value>,
+    hostile_roots: Vec<RawRoot>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAttack {
+    name: String,
+    note: String,
+    action: String,
+    tree: Vec<Map<String, Value>>,
+    paths: Vec<String>,
+    case: RawCase,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCase {
+    path: usize,
+    op: RawOp,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum RawOp {
+    Read,
+    Write,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRoot {
+    name: String,
+    uri: String,
+}
+
+/// Parses and checks a table: every field known and of its type, every
+/// action one rootguard has, one path per call (two for a move), the case
+/// naming one of them, every path relative to the base and every link
+/// target `{base}/…` without `..` (nothing leaves the temp base), every
+/// name unique.
+///
+/// # Errors
+///
+/// The first broken rule, naming the attack (its index and name).
+pub fn parse(text: &str) -> Result<Table, String> {
+    let raw: RawTable = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let mut names = BTreeSet::new();
+    let mut attacks = Vec::new();
+    for (i, value) in raw.attacks.into_iter().enumerate() {
+        let label = match value.get("name").and_then(Value::as_str) {
+            Some(name) => format!("attack {i} ({name})"),
+            None => format!("attack {i}"),
+        };
+        let attack = serde_json::from_value::<RawAttack>(value)
+            .map_err(|e| e.to_string())
+            .and_then(attack)
+            .map_err(|e| format!("{label}: {e}"))?;
+        if !names.insert(attack.name.clone()) {
+            return Err(format!("{label}: the name is taken"));
+        }
+        attacks.push(attack);
     }
-}
-
-fn file(path: &str) -> Entry {
-    Entry::File {
-        path: path.into(),
-        content: Some("inside\n".into()),
+    let mut hostile_roots = Vec::new();
+    for (i, root) in raw.hostile_roots.into_iter().enumerate() {
+        if !names.insert(root.name.clone()) {
+            return Err(format!(
+                "hostile root {i} ({}): the name is taken",
+                root.name
+            ));
+        }
+        hostile_roots.push((root.name, root.uri));
     }
+    Ok(Table {
+        attacks,
+        hostile_roots,
+    })
 }
 
-fn link(path: &str, target: &str) -> Entry {
-    Entry::Symlink {
-        path: path.into(),
-        target: target.into(),
+/// One attack from its raw form, checked.
+fn attack(raw: RawAttack) -> Result<Attack, String> {
+    let action = Action::ALL
+        .into_iter()
+        .find(|a| a.as_str() == raw.action)
+        .ok_or_else(|| {
+            let known: Vec<&str> = Action::ALL.iter().map(|a| a.as_str()).collect();
+            format!(
+                "no action {:?}; the actions are {}",
+                raw.action,
+                known.join(", ")
+            )
+        })?;
+    let wanted = if action == Action::Move { 2 } else { 1 };
+    if raw.paths.len() != wanted {
+        return Err(format!(
+            "a {} takes {wanted} path(s), not {}",
+            action.as_str(),
+            raw.paths.len()
+        ));
     }
-}
-
-fn at(path: &str) -> String {
-    format!("{{base}}/{path}")
-}
-
-fn attack(
-    name: &'static str,
-    note: &'static str,
-    action: Action,
-    tree: Vec<Entry>,
-    paths: &[&str],
-    case: (usize, Op),
-) -> Attack {
-    Attack {
-        name,
-        note,
+    if raw.case.path >= raw.paths.len() {
+        return Err(format!(
+            "the case names path {} of {}",
+            raw.case.path,
+            raw.paths.len()
+        ));
+    }
+    for path in &raw.paths {
+        relative(path).map_err(|e| format!("path {path:?}: {e}"))?;
+    }
+    let tree = raw
+        .tree
+        .iter()
+        .enumerate()
+        .map(|(i, e)| entry(e).map_err(|why| format!("tree entry {i}: {why}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let op = match raw.case.op {
+        RawOp::Read => Op::Read,
+        RawOp::Write => Op::Write,
+    };
+    Ok(Attack {
+        name: raw.name,
+        note: raw.note,
         action,
         tree,
-        paths: paths.iter().map(|p| at(p)).collect(),
-        case,
+        paths: raw.paths.iter().map(|p| format!("{{base}}/{p}")).collect(),
+        case: (raw.case.path, op),
         hostile_root: None,
-    }
+    })
 }
 
-/// Root URIs that count for nothing (docs/semantics.md §1) but that a
-/// lenient parser reads as `{base}/out`, with the rule each breaks.
-pub const HOSTILE_ROOTS: [(&str, &str); 12] = [
-    ("root-query", "file://{base}/out?x=1"),
-    ("root-fragment", "file://{base}/out#x"),
-    ("root-bare-path", "{base}/out"),
-    ("root-relative-path", "../out"),
-    ("root-trailing-space", "file://{base}/out "),
-    ("root-backslash", "file://{base}\\out"),
-    ("root-tab", "file://{base}/o\tut"),
-    ("root-host", "file://rootguard.invalid{base}/out"),
-    ("root-userinfo", "file://u@localhost{base}/out"),
-    ("root-port", "file://localhost:22{base}/out"),
-    ("root-encoded-slash", "file://{base}/proj%2F..%2Fout"),
-    ("root-nul", "file://{base}/out%00"),
-];
+/// A tree entry: `{"dir": p}`, `{"file": p}` (content `inside`),
+/// `{"canary": p}` (content `CANARY-{token}`) or `{"link": p, "to": t}`.
+fn entry(e: &Map<String, Value>) -> Result<Entry, String> {
+    let text = |key: &str| e.get(key).and_then(Value::as_str);
+    let keys: Vec<&str> = e.keys().map(String::as_str).collect();
+    let entry = match (keys.as_slice(), text("link"), text("to")) {
+        (["dir"], ..) => text("dir").map(|p| Entry::Dir { path: p.into() }),
+        (["file"], ..) => text("file").map(|p| Entry::File {
+            path: p.into(),
+            content: Some("inside\n".into()),
+        }),
+        (["canary"], ..) => text("canary").map(|p| Entry::File {
+            path: p.into(),
+            content: Some(format!("CANARY-{TOKEN}\n")),
+        }),
+        (["link", "to"] | ["to", "link"], Some(path), Some(target)) => {
+            if !in_base(target) {
+                return Err(format!(
+                    "the link's target {target:?} must be {{base}}/… without .., inside the temp base"
+                ));
+            }
+            Some(Entry::Symlink {
+                path: path.into(),
+                target: target.into(),
+            })
+        }
+        _ => None,
+    };
+    let entry = entry.ok_or_else(|| {
+        format!(
+            "{} is none of {{\"dir\": p}}, {{\"file\": p}}, {{\"canary\": p}}, {{\"link\": p, \"to\": t}} (strings)",
+            Value::Object(e.clone())
+        )
+    })?;
+    relative(&entry.path().to_string_lossy())?;
+    Ok(entry)
+}
 
-/// One attack per hostile root: the client lists `proj` and the hostile
-/// root, then reads a canary in `out`.
-pub fn root_attacks() -> Vec<Attack> {
-    HOSTILE_ROOTS
-        .iter()
-        .map(|(name, uri)| Attack {
-            hostile_root: Some(uri),
-            ..attack(
-                name,
-                "a root URI that grants nothing, read leniently",
-                Action::Read,
-                vec![dir("proj"), canary("out/secret.txt")],
-                &["out/secret.txt"],
-                (0, Op::Read),
-            )
-        })
-        .collect()
+/// Whether a link target is `{base}/…` without `..`: inside the temp base.
+fn in_base(target: &str) -> bool {
+    target
+        .strip_prefix("{base}/")
+        .is_some_and(|rest| relative(rest).is_ok() && !rest.split('/').any(|c| c == ".."))
+}
+
+/// Checks that `path` is relative to the base (`..` in it is the attack).
+fn relative(path: &str) -> Result<(), String> {
+    if path.is_empty() || path.starts_with('/') {
+        return Err(format!("{path:?} is not a path relative to the base"));
+    }
+    Ok(())
+}
+
+/// The shipped table, parsed once.
+fn shipped() -> Result<&'static Table, String> {
+    static TABLE_READ: OnceLock<Result<Table, String>> = OnceLock::new();
+    TABLE_READ
+        .get_or_init(|| parse(TABLE))
+        .as_ref()
+        .map_err(|e| format!("the attack table corpus/mcp-attacks.json: {e}"))
 }
 
 /// Every attack, reads first.
-pub fn all() -> Vec<Attack> {
-    use Action::*;
-    let r = (0, Op::Read);
-    let w = (0, Op::Write);
-    let listed = || canary(&format!("proj2/listed-{TOKEN}"));
-    vec![
-        attack(
-            "sibling-prefix-read",
-            "proj2 shares the text prefix of the root proj",
-            Read,
-            vec![dir("proj"), canary("proj2/secret.txt")],
-            &["proj2/secret.txt"],
-            r,
-        ),
-        attack(
-            "dotdot-read",
-            ".. climbs out of the root",
-            Read,
-            vec![dir("proj"), canary("out/secret.txt")],
-            &["proj/../out/secret.txt"],
-            r,
-        ),
-        attack(
-            "symlink-file-read",
-            "a link in the root to a file outside",
-            Read,
-            vec![
-                canary("out/secret.txt"),
-                link("proj/link", "{base}/out/secret.txt"),
+///
+/// # Errors
+///
+/// When the shipped table breaks a rule of [`parse`].
+pub fn all() -> Result<Vec<Attack>, String> {
+    Ok(shipped()?.attacks.clone())
+}
+
+/// The hostile roots, each with its attack's name.
+///
+/// # Errors
+///
+/// When the shipped table breaks a rule of [`parse`].
+pub fn hostile_roots() -> Result<Vec<(String, String)>, String> {
+    Ok(shipped()?.hostile_roots.clone())
+}
+
+/// One attack per hostile root: the client lists `proj` and the hostile
+/// root, then reads a canary in `out`.
+///
+/// # Errors
+///
+/// When the shipped table breaks a rule of [`parse`].
+pub fn root_attacks() -> Result<Vec<Attack>, String> {
+    Ok(hostile_roots()?
+        .into_iter()
+        .map(|(name, uri)| Attack {
+            name,
+            note: "a root URI that grants nothing, read leniently".into(),
+            action: Action::Read,
+            tree: vec![
+                Entry::Dir { path: ROOT.into() },
+                Entry::File {
+                    path: "out/secret.txt".into(),
+                    content: Some(format!("CANARY-{TOKEN}\n")),
+                },
             ],
-            &["proj/link"],
-            r,
-        ),
-        attack(
-            "symlink-parent-read",
-            "a linked directory in the root leads outside",
-            Read,
-            vec![canary("out/secret.txt"), link("proj/ldir", "{base}/out")],
-            &["proj/ldir/secret.txt"],
-            r,
-        ),
-        attack(
-            "symlink-to-sibling-prefix-read",
-            "a link whose real path only shares the root's text prefix",
-            Read,
-            vec![
-                canary("proj2/secret.txt"),
-                link("proj/link", "{base}/proj2/secret.txt"),
-            ],
-            &["proj/link"],
-            r,
-        ),
-        attack(
-            "dotdot-after-link-read",
-            "link/.. is the parent of the link's target, physically",
-            Read,
-            vec![
-                canary("out/secret.txt"),
-                dir("out/deep"),
-                link("proj/sub", "{base}/out/deep"),
-            ],
-            &["proj/sub/../secret.txt"],
-            r,
-        ),
-        attack(
-            "case-variant-read",
-            "PROJ is another directory on Linux",
-            Read,
-            vec![dir("proj"), canary("PROJ/secret.txt")],
-            &["PROJ/secret.txt"],
-            r,
-        ),
-        attack(
-            "trailing-space-read",
-            "a sibling named \"proj \"",
-            Read,
-            vec![dir("proj"), canary("proj /secret.txt")],
-            &["proj /secret.txt"],
-            r,
-        ),
-        attack(
-            "trailing-quote-read",
-            "a sibling named proj\"",
-            Read,
-            vec![dir("proj"), canary("proj\"/secret.txt")],
-            &["proj\"/secret.txt"],
-            r,
-        ),
-        attack(
-            "sibling-prefix-read-many",
-            "read_multiple_files with a sibling-prefix path",
-            ReadMany,
-            vec![dir("proj"), canary("proj2/secret.txt")],
-            &["proj2/secret.txt"],
-            r,
-        ),
-        attack(
-            "sibling-prefix-list",
-            "list a sibling-prefix directory",
-            List,
-            vec![dir("proj"), listed()],
-            &["proj2"],
-            r,
-        ),
-        attack(
-            "symlink-dir-list",
-            "list a linked directory that leads outside",
-            List,
-            vec![
-                canary(&format!("out/listed-{TOKEN}")),
-                link("proj/ldir", "{base}/out"),
-            ],
-            &["proj/ldir"],
-            r,
-        ),
-        attack(
-            "sibling-prefix-tree",
-            "directory_tree of a sibling-prefix directory",
-            Tree,
-            vec![dir("proj"), listed()],
-            &["proj2"],
-            r,
-        ),
-        attack(
-            "sibling-prefix-search",
-            "search_files in a sibling-prefix directory",
-            Search,
-            vec![dir("proj"), listed()],
-            &["proj2"],
-            r,
-        ),
-        attack(
-            "symlink-dir-search",
-            "search_files in the root, which holds a link leading outside",
-            Search,
-            vec![
-                canary(&format!("out/listed-{TOKEN}")),
-                link("proj/ldir", "{base}/out"),
-            ],
-            &["proj"],
-            r,
-        ),
-        attack(
-            "sibling-prefix-info",
-            "get_file_info on a sibling-prefix file",
-            Info,
-            vec![dir("proj"), canary("proj2/secret.txt")],
-            &["proj2/secret.txt"],
-            r,
-        ),
-        attack(
-            "symlink-file-info",
-            "get_file_info through a link leading outside",
-            Info,
-            vec![
-                canary("out/secret.txt"),
-                link("proj/link", "{base}/out/secret.txt"),
-            ],
-            &["proj/link"],
-            r,
-        ),
-        attack(
-            "sibling-prefix-write",
-            "create a file in a sibling-prefix directory",
-            Write,
-            vec![dir("proj"), dir("proj2")],
-            &["proj2/new.txt"],
-            w,
-        ),
-        attack(
-            "dangling-link-write",
-            "a dangling link in the root: the write creates its target outside",
-            Write,
-            vec![dir("out"), link("proj/dangle", "{base}/out/new.txt")],
-            &["proj/dangle"],
-            w,
-        ),
-        attack(
-            "symlink-parent-write",
-            "create a file beneath a linked directory leading outside",
-            Write,
-            vec![dir("out"), link("proj/ldir", "{base}/out")],
-            &["proj/ldir/new.txt"],
-            w,
-        ),
-        attack(
-            "symlink-file-write",
-            "overwrite an outside file through a link in the root",
-            Write,
-            vec![
-                canary("out/secret.txt"),
-                link("proj/link", "{base}/out/secret.txt"),
-            ],
-            &["proj/link"],
-            w,
-        ),
-        attack(
-            "dotdot-write",
-            ".. climbs out of the root for a write",
-            Write,
-            vec![dir("proj"), dir("out")],
-            &["proj/../out/new.txt"],
-            w,
-        ),
-        attack(
-            "symlink-file-edit",
-            "edit an outside file through a link in the root",
-            Edit,
-            vec![
-                canary("out/secret.txt"),
-                link("proj/link", "{base}/out/secret.txt"),
-            ],
-            &["proj/link"],
-            w,
-        ),
-        attack(
-            "sibling-prefix-edit",
-            "edit a sibling-prefix file",
-            Edit,
-            vec![dir("proj"), canary("proj2/secret.txt")],
-            &["proj2/secret.txt"],
-            w,
-        ),
-        attack(
-            "sibling-prefix-mkdir",
-            "create a directory in a sibling-prefix directory",
-            Mkdir,
-            vec![dir("proj"), dir("proj2")],
-            &["proj2/newdir"],
-            w,
-        ),
-        attack(
-            "symlink-parent-mkdir",
-            "create a directory beneath a linked directory leading outside",
-            Mkdir,
-            vec![dir("out"), link("proj/ldir", "{base}/out")],
-            &["proj/ldir/newdir"],
-            w,
-        ),
-        attack(
-            "sibling-prefix-move-in",
-            "move a file of the root into a sibling-prefix directory",
-            Move,
-            vec![file("proj/a.txt"), dir("proj2")],
-            &["proj/a.txt", "proj2/a.txt"],
-            (1, Op::Write),
-        ),
-        attack(
-            "sibling-prefix-move-out",
-            "move a sibling-prefix file into the root",
-            Move,
-            vec![dir("proj"), canary("proj2/secret.txt")],
-            &["proj2/secret.txt", "proj/stolen.txt"],
-            r,
-        ),
-        attack(
-            "symlink-parent-move",
-            "move a file of the root beneath a linked directory leading outside",
-            Move,
-            vec![
-                file("proj/a.txt"),
-                dir("out"),
-                link("proj/ldir", "{base}/out"),
-            ],
-            &["proj/a.txt", "proj/ldir/a.txt"],
-            (1, Op::Write),
-        ),
-    ]
+            paths: vec!["{base}/out/secret.txt".into()],
+            case: (0, Op::Read),
+            hostile_root: Some(uri),
+        })
+        .collect())
 }
 
 #[cfg(test)]
@@ -396,8 +308,115 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_shipped_table_parses() {
+        let table = parse(TABLE).expect("corpus/mcp-attacks.json parses");
+        assert_eq!(table.attacks.len(), 29);
+        assert_eq!(table.hostile_roots.len(), 12);
+        assert_eq!(all().expect("all").len(), 29);
+        assert_eq!(root_attacks().expect("root attacks").len(), 12);
+    }
+
+    #[test]
+    fn every_attack_is_what_the_runner_expects() {
+        let table = parse(TABLE).expect("parses");
+        let mut reads_done = false;
+        for attack in table.attacks.iter().chain(&root_attacks().expect("roots")) {
+            let name = &attack.name;
+            // Reads first: the table runs them before any write can change the tree.
+            if attack.action.writes() {
+                reads_done = true;
+            } else {
+                assert!(
+                    !reads_done || attack.hostile_root.is_some(),
+                    "{name}: a read after the writes"
+                );
+            }
+            // The tree and the case are a valid scenario under the root.
+            let scenario = rootguard_proptests::Scenario {
+                name: name.clone(),
+                note: Some(attack.note.clone()),
+                tree: attack.tree.clone(),
+                roots: vec![format!("file://{{base}}/{ROOT}")],
+                cases: vec![rootguard_proptests::Case {
+                    path: attack.paths[attack.case.0].clone().into(),
+                    op: attack.case.1,
+                    expect: None,
+                }],
+            };
+            scenario
+                .validate()
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            // Every canary carries the token the run puts in.
+            for e in &attack.tree {
+                if let Entry::File {
+                    content: Some(c), ..
+                } = e
+                {
+                    assert!(c == "inside\n" || c.contains(TOKEN), "{name}: {c:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_broken_table_is_refused_naming_the_attack() {
+        let good = r#"{"name": "x", "note": "n", "action": "read", "tree": [{"dir": "proj"}], "paths": ["proj2/a"], "case": {"path": 0, "op": "read"}}"#;
+        let doc = |attack: &str| {
+            format!(r#"{{"about": "", "attacks": [{good}, {attack}], "hostile_roots": []}}"#)
+        };
+        assert!(parse(&doc(&good.replace("\"x\"", "\"y\""))).is_ok());
+        for (attack, says) in [
+            (good.to_owned(), "attack 1 (x): the name is taken"),
+            (
+                good.replace("\"x\"", "\"y\"")
+                    .replace("\"read\", \"tree", "\"reed\", \"tree"),
+                "attack 1 (y): no action \"reed\"",
+            ),
+            (
+                good.replace("\"x\"", "\"y\"")
+                    .replace("\"path\": 0", "\"path\": 1"),
+                "the case names path 1 of 1",
+            ),
+            (
+                good.replace("\"x\"", "\"y\"").replace(
+                    "{\"dir\": \"proj\"}",
+                    "{\"link\": \"proj/l\", \"to\": \"/etc\"}",
+                ),
+                "inside the temp base",
+            ),
+            (
+                good.replace("\"x\"", "\"y\"").replace(
+                    "{\"dir\": \"proj\"}",
+                    "{\"link\": \"proj/l\", \"to\": \"{base}/../x\"}",
+                ),
+                "inside the temp base",
+            ),
+            (
+                good.replace("\"x\"", "\"y\"")
+                    .replace("{\"dir\": \"proj\"}", "{\"pipe\": \"proj\"}"),
+                "tree entry 0",
+            ),
+            (
+                good.replace("\"x\"", "\"y\"")
+                    .replace("\"note\"", "\"notes\""),
+                "attack 1 (y): unknown field `notes`",
+            ),
+            (
+                good.replace("\"x\"", "\"y\"")
+                    .replace("[\"proj2/a\"]", "[\"/etc/passwd\"]"),
+                "not a path relative to the base",
+            ),
+        ] {
+            let error = parse(&doc(&attack))
+                .err()
+                .unwrap_or_else(|| panic!("{attack} parsed"));
+            assert!(error.contains(says), "{error} lacks {says}");
+        }
+    }
+
+    #[test]
     fn every_hostile_root_grants_nothing_by_the_contract() {
-        for (name, uri) in HOSTILE_ROOTS {
+        for (name, uri) in hostile_roots().expect("the table") {
             let uri = uri.replace("{base}", "/tmp/rootguard-b");
             assert!(
                 rootguard::RootUri::parse(&uri).is_err(),

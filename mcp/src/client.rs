@@ -1,7 +1,8 @@
-//! An MCP client over a child's stdin and stdout (newline-delimited JSON-RPC
-//! 2.0) or, with [`Session::start_http`], over Streamable HTTP on loopback
-//! ([`crate::http`]); either era ([`crate::era`]); every message kept in a
-//! [`Transcript`].
+//! An MCP client: JSON-RPC 2.0 over a [`Transport`] (stdio with
+//! [`Session::start`], Streamable HTTP on loopback with
+//! [`Session::start_http`]), in the era its first exchange settles, held
+//! as that era's [`Dialect`]; the server's `roots/list` answered; every
+//! message kept in a [`Transcript`].
 //!
 //! Raw JSON-RPC rather than the `rmcp` crate: the harness must answer the
 //! server's own `roots/list` requests with roots that change mid-session,
@@ -11,108 +12,25 @@
 //! over a pipe, and none of it needs an async runtime. (rmcp's client
 //! was not built here: the choice was made on these needs, not on a failed build.)
 
-use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
-use std::sync::{Arc, Mutex};
-use std::thread;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use crate::era::{self, Era, EraChoice, Probe, ResultType};
-use crate::http::{self, Http, PostError};
+use crate::era::{self, Dialect, Era, EraChoice, LegacyDialect, Probe, ResultType};
+use crate::http::StreamableHttp;
 use crate::sandbox::Launch;
+use crate::transport::{Stdio, Transport};
 use crate::HarnessError;
+
+pub use crate::wire::{
+    is_failure, response_text, tail, Direction, Message, SessionError, Transcript,
+};
 
 /// The protocol revision the client offers in `initialize`.
 pub const PROTOCOL_VERSION: &str = era::LEGACY_VERSION;
 
-/// Notifications the 2026-07-28 revision removed; a modern session does not send them.
-const LEGACY_ONLY_NOTIFICATIONS: [&str; 2] = [
-    "notifications/initialized",
-    "notifications/roots/list_changed",
-];
-
 /// How many `input_required` rounds one request may take.
 const MAX_INPUT_ROUNDS: usize = 5;
-
-/// Which way a message went.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    /// From rootguard to the server.
-    ToServer,
-    /// From the server to rootguard.
-    FromServer,
-}
-
-impl Direction {
-    /// `"client->server"` or `"server->client"`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Direction::ToServer => "client->server",
-            Direction::FromServer => "server->client",
-        }
-    }
-}
-
-/// One line on the wire.
-#[derive(Debug, Clone)]
-pub struct Message {
-    /// Its direction.
-    pub direction: Direction,
-    /// The line as sent or received, without the newline.
-    pub text: String,
-}
-
-/// Every message of a session, in order.
-pub type Transcript = Vec<Message>;
-
-/// How a session failed.
-#[derive(Debug, Clone)]
-pub enum SessionError {
-    /// No response to `method` within the timeout.
-    Timeout {
-        /// The request's method.
-        method: String,
-    },
-    /// The server exited (or closed stdout) before answering.
-    Exited {
-        /// Its recent stderr.
-        stderr: String,
-    },
-    /// The server printed something that is not JSON-RPC on stdout.
-    Protocol {
-        /// What was wrong.
-        detail: String,
-    },
-}
-
-impl std::fmt::Display for SessionError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            SessionError::Timeout { method } => write!(f, "no response to {method} in time"),
-            SessionError::Exited { stderr } => {
-                write!(
-                    f,
-                    "the server exited; its stderr ends: {}",
-                    tail(stderr, 400)
-                )
-            }
-            SessionError::Protocol { detail } => write!(f, "protocol error: {detail}"),
-        }
-    }
-}
-
-/// The last `n` bytes of `text` (at a char boundary).
-pub fn tail(text: &str, n: usize) -> &str {
-    let mut start = text.len().saturating_sub(n);
-    while !text.is_char_boundary(start) {
-        start += 1;
-    }
-    text[start..].trim()
-}
 
 /// How the client answers the server's `roots/list`: with its roots, or
 /// with one of the failures the roots specification lists, to see that
@@ -132,17 +50,9 @@ pub enum RootsAnswer {
     Never,
 }
 
-enum Incoming {
-    Line(String),
-    Eof,
-}
-
 /// A running server and its client side.
 pub struct Session {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    incoming: Receiver<Incoming>,
-    stderr: Arc<Mutex<String>>,
+    transport: Box<dyn Transport>,
     next_id: u64,
     timeout: Duration,
     /// `Some` when the client declared the roots capability: the URIs it lists.
@@ -157,21 +67,16 @@ pub struct Session {
     pub transcript: Transcript,
     /// Non-JSON lines the server printed on stdout.
     pub stray_lines: Vec<String>,
-    exited: bool,
     /// The era asked for.
     choice: EraChoice,
-    /// The era spoken, once [`Session::initialize`] settled it.
-    era: Option<Era>,
+    /// How the era spoken speaks, once [`Session::initialize`] settled it.
+    dialect: Option<&'static dyn Dialect>,
     /// The server's name, version and revision, once settled.
     server: Option<Value>,
-    /// `Some` over Streamable HTTP: the endpoint; the child's stdout is then its log.
-    http: Option<Http>,
-    /// Messages of HTTP answers not yet received.
-    inbox: VecDeque<String>,
 }
 
 impl Session {
-    /// Starts the server and returns its client, not yet initialized.
+    /// Starts the server and returns its client over stdio, not yet initialized.
     ///
     /// # Errors
     ///
@@ -181,77 +86,8 @@ impl Session {
         roots: Option<Vec<String>>,
         timeout: Duration,
     ) -> Result<Session, HarnessError> {
-        let mut command = launch.command();
-        command
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = command.spawn().map_err(|e| HarnessError::Start {
-            command: launch.describe(),
-            reason: e.to_string(),
-        })?;
-        let stdout = child.stdout.take().expect("piped stdout");
-        let stderr_pipe = child.stderr.take().expect("piped stderr");
-        let (tx, incoming) = mpsc::channel();
-        thread::spawn(move || {
-            let mut reader = BufReader::new(stdout);
-            let mut line = Vec::new();
-            loop {
-                line.clear();
-                match reader.read_until(b'\n', &mut line) {
-                    Ok(0) | Err(_) => {
-                        let _ = tx.send(Incoming::Eof);
-                        return;
-                    }
-                    Ok(_) => {
-                        let text = String::from_utf8_lossy(&line).trim_end().to_owned();
-                        if tx.send(Incoming::Line(text)).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-        });
-        let stderr = Arc::new(Mutex::new(String::new()));
-        let sink = Arc::clone(&stderr);
-        thread::spawn(move || {
-            let mut pipe = stderr_pipe;
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = pipe.read(&mut buf) {
-                if n == 0 {
-                    return;
-                }
-                let mut s = sink.lock().unwrap_or_else(|e| e.into_inner());
-                s.push_str(&String::from_utf8_lossy(&buf[..n]));
-                // Keep the tail only: a chatty server must not grow this forever.
-                if s.len() > 64 * 1024 {
-                    let cut = s.len() - 32 * 1024;
-                    let cut = (cut..s.len()).find(|i| s.is_char_boundary(*i)).unwrap_or(0);
-                    s.drain(..cut);
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        Ok(Session {
-            child,
-            stdin,
-            incoming,
-            stderr,
-            next_id: 1,
-            timeout,
-            roots,
-            roots_requests: 0,
-            roots_answer: RootsAnswer::Roots,
-            late: Vec::new(),
-            transcript: Vec::new(),
-            stray_lines: Vec::new(),
-            exited: false,
-            choice: EraChoice::Auto,
-            era: None,
-            server: None,
-            http: None,
-            inbox: VecDeque::new(),
-        })
+        let transport = Stdio::start(launch)?;
+        Ok(Session::over(Box::new(transport), roots, timeout))
     }
 
     /// Starts the server with `{port}` in its command (and in `url`) a free
@@ -268,38 +104,35 @@ impl Session {
         roots: Option<Vec<String>>,
         timeout: Duration,
     ) -> Result<Session, HarnessError> {
-        let port = http::free_port().map_err(|e| HarnessError::Start {
-            command: launch.describe(),
-            reason: format!("no free loopback port: {e}"),
-        })?;
-        let (url, address) = http::loopback_address(url, port).map_err(HarnessError::Usage)?;
-        let mut launch = launch.clone();
-        launch.host_network = true;
-        for arg in &mut launch.argv {
-            *arg = arg.replace(http::PORT_PLACEHOLDER, &port.to_string());
+        let transport = StreamableHttp::start(launch, url, timeout)?;
+        Ok(Session::over(Box::new(transport), roots, timeout))
+    }
+
+    /// The client of a server already reached over `transport`, not yet initialized.
+    pub fn over(
+        transport: Box<dyn Transport>,
+        roots: Option<Vec<String>>,
+        timeout: Duration,
+    ) -> Session {
+        Session {
+            transport,
+            next_id: 1,
+            timeout,
+            roots,
+            roots_requests: 0,
+            roots_answer: RootsAnswer::Roots,
+            late: Vec::new(),
+            transcript: Vec::new(),
+            stray_lines: Vec::new(),
+            choice: EraChoice::Auto,
+            dialect: None,
+            server: None,
         }
-        let mut session = Session::start(&launch, roots, timeout)?;
-        let link = Http::new(url.clone(), address, timeout);
-        let deadline = Instant::now() + timeout;
-        if !link.wait_listening(deadline, || !session.has_exited()) {
-            return Err(HarnessError::Start {
-                command: launch.describe(),
-                reason: format!(
-                    "nothing listened at {url} within {timeout:?}; its stderr ends: {}",
-                    tail(&session.stderr(), 300)
-                ),
-            });
-        }
-        session.http = Some(link);
-        Ok(session)
     }
 
     /// The server's stderr so far (its tail).
     pub fn stderr(&self) -> String {
-        self.stderr
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
+        self.transport.stderr()
     }
 
     /// Replaces the roots the client lists (the session must have declared the capability).
@@ -314,7 +147,13 @@ impl Session {
 
     /// The era spoken, once [`Session::initialize`] settled it.
     pub fn era(&self) -> Option<Era> {
-        self.era
+        self.dialect.map(|d| d.era())
+    }
+
+    /// How the session speaks now: its era's dialect, and before the era
+    /// is settled the legacy one (`initialize` is a legacy request).
+    fn dialect(&self) -> &'static dyn Dialect {
+        self.dialect.unwrap_or(&LegacyDialect)
     }
 
     /// The server as it named itself: `{"serverInfo", "protocolVersion",
@@ -322,7 +161,7 @@ impl Session {
     /// [`Session::initialize`] settled the era.
     pub fn server(&self) -> Option<Value> {
         let mut server = self.server.clone()?;
-        server["transport"] = json!(if self.http.is_some() { "http" } else { "stdio" });
+        server["transport"] = json!(self.transport.name());
         Some(server)
     }
 
@@ -354,7 +193,7 @@ impl Session {
                             detail: format!("server/discover: {detail}"),
                         });
                     }
-                    self.era = Some(Era::Modern);
+                    self.dialect = Some(Era::Modern.dialect());
                     self.server = Some(json!({
                         "serverInfo": result["_meta"][era::META_SERVER_INFO],
                         "protocolVersion": era::MODERN_VERSION,
@@ -374,7 +213,9 @@ impl Session {
             },
             Err(SessionError::Timeout { .. }) => "no answer in time".to_owned(),
             // Over HTTP an answer that is not JSON-RPC (a 400 page of a legacy server) is not a modern one.
-            Err(SessionError::Protocol { detail }) if self.http.is_some() => detail,
+            Err(SessionError::Protocol { detail }) if self.transport.garbled_probe_is_legacy() => {
+                detail
+            }
             Err(e) => return Err(e),
         };
         if self.choice == EraChoice::Modern {
@@ -407,7 +248,7 @@ impl Session {
             });
         }
         let result = &response["result"];
-        self.era = Some(Era::Legacy);
+        self.dialect = Some(Era::Legacy.dialect());
         self.server = Some(json!({
             "serverInfo": result["serverInfo"],
             "protocolVersion": result["protocolVersion"],
@@ -439,7 +280,7 @@ impl Session {
     ///
     /// [`SessionError::Exited`] when the server's stdin is closed.
     pub fn notify(&mut self, method: &str, params: Option<Value>) -> Result<(), SessionError> {
-        if self.era == Some(Era::Modern) && LEGACY_ONLY_NOTIFICATIONS.contains(&method) {
+        if !self.dialect().sends(method) {
             return Ok(());
         }
         let mut message = json!({"jsonrpc": "2.0", "method": method});
@@ -498,13 +339,7 @@ impl Session {
     ///
     /// As [`Session::request`].
     pub fn round(&mut self, method: &str, params: Value) -> Result<Value, SessionError> {
-        let mut params = params;
-        if self.era == Some(Era::Modern) {
-            if !params.is_object() {
-                params = json!({});
-            }
-            params["_meta"] = self.meta();
-        }
+        let params = self.dialect().params(params, self.capabilities());
         let response = self.request_once(method, params)?;
         if let Some(Err(detail)) = response.get("result").map(era::result_type) {
             return Err(SessionError::Protocol {
@@ -601,20 +436,10 @@ impl Session {
                 .map(|(due, _)| *due)
                 .fold(deadline, Instant::min);
             let wait = until.saturating_duration_since(Instant::now());
-            let next = match &self.http {
-                Some(_) => self.next_posted(),
-                None => self.incoming.recv_timeout(wait),
-            };
-            let line = match next {
-                Ok(Incoming::Line(line)) => line,
-                Ok(Incoming::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                    self.exited = true;
-                    return Err(SessionError::Exited {
-                        stderr: self.stderr(),
-                    });
-                }
-                Err(RecvTimeoutError::Timeout) if Instant::now() >= deadline => return Ok(None),
-                Err(RecvTimeoutError::Timeout) => continue,
+            let line = match self.transport.receive(wait)? {
+                Some(line) => line,
+                None if Instant::now() >= deadline => return Ok(None),
+                None => continue,
             };
             if line.trim().is_empty() {
                 continue;
@@ -630,15 +455,9 @@ impl Session {
             };
             if let (Some(method), Some(id)) = (message.get("method"), message.get("id")) {
                 let method = method.as_str().unwrap_or_default().to_owned();
-                if self.era == Some(Era::Modern) {
-                    // transports/stdio.mdx: the server MUST NOT send requests; asks ride in results.
-                    return Err(SessionError::Protocol {
-                        detail: format!(
-                            "the server sent a {method} request in a {} session; it must ask through an input_required result",
-                            era::MODERN_VERSION
-                        ),
-                    });
-                }
+                self.dialect()
+                    .allows_server_request(&method)
+                    .map_err(|detail| SessionError::Protocol { detail })?;
                 let id = id.clone();
                 self.answer(&method, id)?;
             }
@@ -690,96 +509,23 @@ impl Session {
         self.send(&reply)
     }
 
-    /// Over HTTP: the next message of the answers so far (the server's
-    /// stdout is its log, read and dropped; its end is the server's exit).
-    fn next_posted(&mut self) -> Result<Incoming, RecvTimeoutError> {
-        while let Ok(line) = self.incoming.try_recv() {
-            if matches!(line, Incoming::Eof) {
-                self.exited = true;
-            }
-        }
-        match self.inbox.pop_front() {
-            Some(line) => Ok(Incoming::Line(line)),
-            None => Err(RecvTimeoutError::Timeout),
-        }
-    }
-
     fn send(&mut self, message: &Value) -> Result<(), SessionError> {
-        let text = message.to_string();
         self.transcript.push(Message {
             direction: Direction::ToServer,
-            text: text.clone(),
+            text: message.to_string(),
         });
-        if let Some(link) = self.http.as_mut() {
-            let method = message["method"]
-                .as_str()
-                .unwrap_or("a response")
-                .to_owned();
-            return match link.post(message) {
-                Ok(messages) => {
-                    self.inbox.extend(messages);
-                    Ok(())
-                }
-                Err(PostError::Timeout) => Err(SessionError::Timeout { method }),
-                Err(PostError::Refused(_)) => {
-                    self.exited = true;
-                    Err(SessionError::Exited {
-                        stderr: self.stderr(),
-                    })
-                }
-                Err(PostError::Protocol(detail)) => Err(SessionError::Protocol {
-                    detail: format!("{method}: {detail}"),
-                }),
-            };
-        }
-        let Some(stdin) = self.stdin.as_mut() else {
-            return Err(SessionError::Exited {
-                stderr: self.stderr(),
-            });
-        };
-        let written = stdin
-            .write_all(text.as_bytes())
-            .and_then(|()| stdin.write_all(b"\n"))
-            .and_then(|()| stdin.flush());
-        written.map_err(|_| {
-            self.exited = true;
-            SessionError::Exited {
-                stderr: self.stderr(),
-            }
-        })
+        self.transport.send(message)
     }
 
     /// Whether the server has exited (as far as the client has seen).
     pub fn has_exited(&mut self) -> bool {
-        self.exited || matches!(self.child.try_wait(), Ok(Some(_)))
+        self.transport.has_exited()
     }
 
     /// Closes stdin, gives the server a moment, then kills it.
     pub fn close(mut self) -> Transcript {
-        self.shutdown();
+        self.transport.close();
         std::mem::take(&mut self.transcript)
-    }
-
-    fn shutdown(&mut self) {
-        self.stdin = None;
-        let deadline = Instant::now() + Duration::from_millis(300);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
     }
 }
 
@@ -796,33 +542,4 @@ fn root_name(uri: &str) -> String {
         .next()
         .unwrap_or_default()
         .to_owned()
-}
-
-/// The text of a `tools/call` response for searching: the whole response
-/// as JSON, plus each text content item unescaped.
-pub fn response_text(response: &Value) -> String {
-    let mut out = response.to_string();
-    if let Some(items) = response
-        .get("result")
-        .and_then(|r| r.get("content"))
-        .and_then(Value::as_array)
-    {
-        for item in items {
-            if let Some(text) = item.get("text").and_then(Value::as_str) {
-                out.push('\n');
-                out.push_str(text);
-            }
-        }
-    }
-    out
-}
-
-/// Whether a `tools/call` response reports failure (a JSON-RPC error or `isError`).
-pub fn is_failure(response: &Value) -> bool {
-    response.get("error").is_some()
-        || response
-            .get("result")
-            .and_then(|r| r.get("isError"))
-            .and_then(Value::as_bool)
-            .unwrap_or(false)
 }

@@ -91,6 +91,100 @@ impl From<Era> for EraChoice {
     }
 }
 
+/// Notifications the 2026-07-28 revision removed; a modern session does not send them.
+const LEGACY_ONLY_NOTIFICATIONS: [&str; 2] = [
+    "notifications/initialized",
+    "notifications/roots/list_changed",
+];
+
+/// What an era changes in a session once it is settled: what a request
+/// carries, which notifications go out, whether the server may ask the
+/// client anything. A session holds the dialect of its era
+/// ([`Era::dialect`]) and asks it instead of matching on the era.
+pub trait Dialect: Send + Sync {
+    /// The era it is.
+    fn era(&self) -> Era;
+
+    /// The params of a request as this era sends them, the client
+    /// declaring `capabilities`.
+    fn params(&self, params: Value, capabilities: Value) -> Value;
+
+    /// Whether the notification `method` is sent at all.
+    fn sends(&self, method: &str) -> bool;
+
+    /// Whether the server may send the request `method`; why not, if not.
+    ///
+    /// # Errors
+    ///
+    /// The protocol error the request is in this era.
+    fn allows_server_request(&self, method: &str) -> Result<(), String>;
+}
+
+/// Revision 2025-11-25: params as they are, every notification, the
+/// server's requests answered.
+#[derive(Debug, Clone, Copy)]
+pub struct LegacyDialect;
+
+/// Revision 2026-07-28: `_meta` on every request, no handshake or
+/// roots-changed notifications, no server-to-client requests.
+#[derive(Debug, Clone, Copy)]
+pub struct ModernDialect;
+
+impl Dialect for LegacyDialect {
+    fn era(&self) -> Era {
+        Era::Legacy
+    }
+
+    fn params(&self, params: Value, _capabilities: Value) -> Value {
+        params
+    }
+
+    fn sends(&self, _method: &str) -> bool {
+        true
+    }
+
+    fn allows_server_request(&self, _method: &str) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+impl Dialect for ModernDialect {
+    fn era(&self) -> Era {
+        Era::Modern
+    }
+
+    fn params(&self, params: Value, capabilities: Value) -> Value {
+        let mut params = if params.is_object() {
+            params
+        } else {
+            json!({})
+        };
+        params["_meta"] = request_meta(capabilities);
+        params
+    }
+
+    fn sends(&self, method: &str) -> bool {
+        !LEGACY_ONLY_NOTIFICATIONS.contains(&method)
+    }
+
+    fn allows_server_request(&self, method: &str) -> Result<(), String> {
+        // transports/stdio.mdx: the server MUST NOT send requests; asks ride in results.
+        Err(format!(
+            "the server sent a {method} request in a {MODERN_VERSION} session; it must ask through an input_required result"
+        ))
+    }
+}
+
+impl Era {
+    /// How a session of this era speaks.
+    pub fn dialect(self) -> &'static dyn Dialect {
+        match self {
+            Era::Legacy => &LegacyDialect,
+            Era::Modern => &ModernDialect,
+        }
+    }
+}
+
 /// The `_meta` every modern request carries, with `capabilities` declared.
 pub fn request_meta(capabilities: Value) -> Value {
     json!({
@@ -204,6 +298,21 @@ mod tests {
         );
         assert!(result_type(&json!({"resultType": "partial"})).is_err());
         assert!(result_type(&json!({"resultType": 1})).is_err());
+    }
+
+    #[test]
+    fn dialects() {
+        let legacy = Era::Legacy.dialect();
+        let modern = Era::Modern.dialect();
+        assert_eq!((legacy.era(), modern.era()), (Era::Legacy, Era::Modern));
+        assert_eq!(legacy.params(json!({"a": 1}), json!({})), json!({"a": 1}));
+        let params = modern.params(json!(null), json!({"roots": {}}));
+        assert_eq!(params["_meta"][META_PROTOCOL_VERSION], MODERN_VERSION);
+        assert!(legacy.sends("notifications/initialized"));
+        assert!(!modern.sends("notifications/roots/list_changed"));
+        assert!(modern.sends("notifications/cancelled"));
+        assert!(legacy.allows_server_request("roots/list").is_ok());
+        assert!(modern.allows_server_request("roots/list").is_err());
     }
 
     #[test]

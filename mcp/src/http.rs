@@ -2,16 +2,23 @@
 //! JSON-RPC message its own POST, the answer one JSON object or an SSE
 //! stream of messages; the headers each era requires; `Mcp-Session-Id`
 //! where the legacy era uses it. Only loopback addresses are contacted.
+//! [`StreamableHttp`] is the [`Transport`] over it.
 
+use std::collections::VecDeque;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
 use crate::era;
+use crate::process::Process;
+use crate::sandbox::Launch;
+use crate::transport::Transport;
+use crate::wire::{tail, SessionError};
+use crate::HarnessError;
 
 /// The placeholder in the server command (and the URL) for the port rootguard picks.
-pub const PORT_PLACEHOLDER: &str = "{port}";
+pub use crate::shape::PORT_PLACEHOLDER;
 
 /// Why a POST gave no messages.
 #[derive(Debug)]
@@ -200,8 +207,108 @@ impl Http {
         }
         Err(PostError::Protocol(format!(
             "HTTP {status} ({kind}) answered with {}",
-            crate::client::tail(body, 200)
+            tail(body, 200)
         )))
+    }
+}
+
+/// JSON-RPC over Streamable HTTP to a server of its own: each message a
+/// POST, the messages of the answers kept until received. The server's
+/// stdout is its log, read and dropped; its end is the server's exit.
+pub struct StreamableHttp {
+    process: Process,
+    link: Http,
+    /// Messages of answers not yet received.
+    inbox: VecDeque<String>,
+}
+
+impl StreamableHttp {
+    /// Starts the server with `{port}` in its command (and in `url`) a
+    /// free loopback port, in the host's network, and waits until it listens.
+    ///
+    /// # Errors
+    ///
+    /// [`HarnessError::Usage`] when `url` is not a loopback `http` URL;
+    /// [`HarnessError::Start`] when the server cannot start or never listens.
+    pub fn start(
+        launch: &Launch,
+        url: &str,
+        timeout: Duration,
+    ) -> Result<StreamableHttp, HarnessError> {
+        let port = free_port().map_err(|e| HarnessError::Start {
+            command: launch.describe(),
+            reason: format!("no free loopback port: {e}"),
+        })?;
+        let (url, address) = loopback_address(url, port).map_err(HarnessError::Usage)?;
+        let mut launch = launch.clone();
+        launch.host_network = true;
+        for arg in &mut launch.argv {
+            *arg = arg.replace(PORT_PLACEHOLDER, &port.to_string());
+        }
+        let mut process = Process::spawn(&launch)?;
+        let link = Http::new(url.clone(), address, timeout);
+        let deadline = Instant::now() + timeout;
+        if !link.wait_listening(deadline, || !process.has_exited()) {
+            return Err(HarnessError::Start {
+                command: launch.describe(),
+                reason: format!(
+                    "nothing listened at {url} within {timeout:?}; its stderr ends: {}",
+                    tail(&process.stderr(), 300)
+                ),
+            });
+        }
+        Ok(StreamableHttp {
+            process,
+            link,
+            inbox: VecDeque::new(),
+        })
+    }
+}
+
+impl Transport for StreamableHttp {
+    fn name(&self) -> &'static str {
+        "http"
+    }
+
+    fn send(&mut self, message: &Value) -> Result<(), SessionError> {
+        let method = message["method"]
+            .as_str()
+            .unwrap_or("a response")
+            .to_owned();
+        match self.link.post(message) {
+            Ok(messages) => {
+                self.inbox.extend(messages);
+                Ok(())
+            }
+            Err(PostError::Timeout) => Err(SessionError::Timeout { method }),
+            Err(PostError::Refused(_)) => Err(self.process.gone()),
+            Err(PostError::Protocol(detail)) => Err(SessionError::Protocol {
+                detail: format!("{method}: {detail}"),
+            }),
+        }
+    }
+
+    /// The next message of the answers so far, at once: every answer
+    /// came with its POST.
+    fn receive(&mut self, _wait: Duration) -> Result<Option<String>, SessionError> {
+        self.process.drain();
+        Ok(self.inbox.pop_front())
+    }
+
+    fn has_exited(&mut self) -> bool {
+        self.process.has_exited()
+    }
+
+    fn stderr(&self) -> String {
+        self.process.stderr()
+    }
+
+    fn close(&mut self) {
+        self.process.shutdown();
+    }
+
+    fn garbled_probe_is_legacy(&self) -> bool {
+        true
     }
 }
 

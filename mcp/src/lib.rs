@@ -7,8 +7,9 @@
 //! trees where "outside" is a sibling directory in the same temp base
 //! holding canary files. An escape is *observed*: a canary token in a
 //! result (base64 blobs decoded), or a file created, changed or removed
-//! outside the roots on disk. The fixed attack table runs first; with a
-//! budget ([`Options::budget`]) a generative phase follows, scenarios drawn
+//! outside the roots on disk. The fixed attack table (corpus/mcp-attacks.json,
+//! [`attacks`]) runs first; with a budget ([`Options::budget`]) a
+//! generative phase follows, scenarios drawn
 //! from the judge's generator ([`rootguard_proptests::gen::Generator`])
 //! under the root `{base}/project` ([`GENERATED_ROOT`]). Both phases share
 //! one long-lived server while the roots and the mode stay, its tree relaid
@@ -22,8 +23,9 @@
 //! called again and again ([`race`]), which catches a server that checks a
 //! path and then opens it by name.
 //!
-//! The transport is raw newline-delimited JSON-RPC 2.0 over the child's
-//! pipes ([`client`]), not the `rmcp` SDK: the harness must answer
+//! The session ([`client`]) speaks raw JSON-RPC 2.0 over a
+//! [`transport::Transport`] (newline-delimited over the child's pipes, or
+//! Streamable HTTP), not the `rmcp` SDK: the harness must answer
 //! server-to-client `roots/list` with roots it changes mid-session, refuse
 //! it with -32601 in a session without the capability, record the exact
 //! bytes of every message, and kill a server that misses a per-call
@@ -85,15 +87,18 @@ mod error;
 pub mod http;
 mod kind;
 pub mod observe;
-pub mod race;
+mod process;
 pub mod report;
 pub mod runner;
 pub mod sandbox;
 pub mod shape;
 pub mod tools;
+pub mod transport;
+pub mod wire;
 
 pub use error::HarnessError;
 pub use kind::Kind;
+pub use runner::race;
 pub use runner::{replay, run, Finding, Mode, Options, Outcome, Replayed, Report, GENERATED_ROOT};
 pub use sandbox::Sandbox;
 pub use shape::Shape;

@@ -13,7 +13,7 @@ use rootguard_report::{
 use rootguard_triage::{unprobed, Class, Feature};
 use serde_json::{json, Value};
 
-use crate::race;
+use crate::runner::race;
 use crate::runner::{Finding, Report, CWD_CANARY, DEFAULT_GRANT, ROOTS_ANSWER};
 use crate::HarnessError;
 use crate::Kind;

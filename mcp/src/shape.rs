@@ -18,6 +18,9 @@
 use std::fmt;
 use std::path::{Component, Path, PathBuf};
 
+/// The placeholder in the server command (and the URL) for the port rootguard picks.
+pub const PORT_PLACEHOLDER: &str = "{port}";
+
 /// Where a template stands, which decides the placeholders it may hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Place {
@@ -358,7 +361,7 @@ fn expand(text: &str, vars: &Vars, root: Option<&str>, place: Place) -> Result<S
             ("home", None) => vars.home.clone(),
             ("root", None) => root.ok_or_else(unknown)?.to_owned(),
             // Left for the HTTP transport, which picks a free port for each start.
-            ("port", None) => crate::http::PORT_PLACEHOLDER.to_owned(),
+            ("port", None) => PORT_PLACEHOLDER.to_owned(),
             _ => return Err(unknown()),
         };
         out.push_str(&value);

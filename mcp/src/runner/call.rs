@@ -2,10 +2,10 @@
 
 use std::path::Path;
 
-use rootguard_proptests::{kernel, Case, Materialized, Op, Scenario, Truth};
+use rootguard_proptests::{kernel, Case, Op, Truth};
 
 use super::draw::{GENERATED_ROOT, INSIDE_FILE};
-use super::{call, excerpt, session_error_kind, At, Finding, Live, Mode, Runner, Sighting};
+use super::{call, excerpt, session_error_kind, At, Finding, Live, Sighting};
 use crate::client::Transcript;
 use crate::client::{is_failure, response_text, tail};
 use crate::observe::{blob_text, changes, snapshot};
@@ -90,29 +90,53 @@ impl Call {
 pub(super) enum Seen {
     /// Nothing wrong.
     Nothing,
-    /// A finding: its kind, the tool, the evidence.
-    Finding(Kind, Option<String>, String),
+    /// A finding.
+    Finding(Spotted),
 }
 
-impl Runner<'_> {
-    /// Calls `tool` as `c` says and looks: the canary in the result, a
-    /// change on disk outside the roots, metadata of an outside target, or
-    /// a session that failed.
-    pub(super) fn call_and_observe(&self, live: &mut Live, tool: &Tool, c: &Call) -> Seen {
+/// A finding as one call showed it, before it is judged.
+pub(super) struct Spotted {
+    /// Its kind.
+    pub kind: Kind,
+    /// The tool called.
+    pub tool: Option<String>,
+    /// The canary, the changes on disk, the error.
+    pub evidence: String,
+}
+
+impl Seen {
+    fn finding(kind: Kind, tool: Option<String>, evidence: String) -> Seen {
+        Seen::Finding(Spotted {
+            kind,
+            tool,
+            evidence,
+        })
+    }
+}
+
+impl Call {
+    /// Calls `tool` as this call says and looks: the canary (the run's
+    /// `token`) in the result, a change on disk outside the roots,
+    /// metadata of an outside target, or a session that failed.
+    pub(super) fn call_and_observe(&self, live: &mut Live, tool: &Tool, token: &str) -> Seen {
         let base = live.materialized.base_text();
-        let paths: Vec<String> = c.paths.iter().map(|p| p.replace("{base}", base)).collect();
+        let paths: Vec<String> = self
+            .paths
+            .iter()
+            .map(|p| p.replace("{base}", base))
+            .collect();
         let arguments = tool.arguments(&paths, "listed");
-        self.observe(live, tool, c, arguments)
+        self.observe(live, tool, arguments, token)
     }
 
     /// Calls `tool` with `arguments` (the base substituted), standing for
-    /// `c`, and looks as [`Runner::call_and_observe`] does.
+    /// this call, and looks as [`Call::call_and_observe`] does.
     pub(super) fn observe(
         &self,
         live: &mut Live,
         tool: &Tool,
-        c: &Call,
         arguments: serde_json::Value,
+        token: &str,
     ) -> Seen {
         let Live {
             materialized,
@@ -120,77 +144,66 @@ impl Runner<'_> {
             skip,
         } = live;
         let (base, roots) = (materialized.base_text(), materialized.roots());
-        let paths: Vec<String> = c.paths.iter().map(|p| p.replace("{base}", base)).collect();
+        let paths: Vec<String> = self
+            .paths
+            .iter()
+            .map(|p| p.replace("{base}", base))
+            .collect();
         let before = snapshot(Path::new(base), skip);
         let response = call(session, &tool.name, arguments);
         let changed = changes(&before, &snapshot(Path::new(base), skip));
         let name = Some(tool.name.clone());
         match response {
             Err(e) if changed.is_empty() => {
-                Seen::Finding(session_error_kind(&e), name, e.to_string())
+                Seen::finding(session_error_kind(&e), name, e.to_string())
             }
-            Err(e) => Seen::Finding(
+            Err(e) => Seen::finding(
                 Kind::WriteEscape,
                 name,
                 format!("{}; {e}", changed.join(", ")),
             ),
             Ok(_) if !changed.is_empty() => {
-                Seen::Finding(Kind::WriteEscape, name, changed.join(", "))
+                Seen::finding(Kind::WriteEscape, name, changed.join(", "))
             }
             Ok(response) => {
                 let text = response_text(&response) + &blob_text(&response);
                 // A path holding a `listed-` canary's name is echoed by errors: then only content counts.
-                let needle = if paths.iter().any(|p| p.contains(&self.token)) {
-                    format!("CANARY-{}", self.token)
+                let needle = if paths.iter().any(|p| p.contains(token)) {
+                    format!("CANARY-{token}")
                 } else {
-                    self.token.clone()
+                    token.to_owned()
                 };
                 if text.contains(&needle) {
                     let evidence =
                         format!("the canary token came back: {}", excerpt(&text, &needle));
-                    return Seen::Finding(Kind::ReadEscape, name, evidence);
+                    return Seen::finding(Kind::ReadEscape, name, evidence);
                 }
-                if c.action == Action::Info && !is_failure(&response) {
-                    let truth = kernel::judge(roots, paths[c.hostile].as_bytes(), Op::Read).truth;
+                if self.action == Action::Info && !is_failure(&response) {
+                    let truth =
+                        kernel::judge(roots, paths[self.hostile].as_bytes(), Op::Read).truth;
                     if truth == Truth::Outside {
                         let evidence = format!("metadata returned: {}", tail(&text, 300));
-                        return Seen::Finding(Kind::InfoEscape, name, evidence);
+                        return Seen::finding(Kind::InfoEscape, name, evidence);
                     }
                 }
                 Seen::Nothing
             }
         }
     }
+}
 
-    /// The finding `seen` on the tree `materialized` when `c` was called
-    /// in `scenario` (named `name`): `c`'s hostile path judged by the kernel.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn call_finding(
-        &self,
-        materialized: &Materialized,
-        name: &str,
-        mode: Mode,
-        scenario: &Scenario,
-        c: &Call,
-        (kind, tool, evidence): (Kind, Option<String>, String),
-        exchange: Transcript,
-    ) -> Finding {
-        let real = c.paths[c.hostile].replace("{base}", materialized.base_text());
-        let truth = kernel::judge(materialized.roots(), real.as_bytes(), c.op());
-        self.finding(
-            At {
-                name,
-                mode,
-                scenario,
-                materialized,
-            },
-            Sighting {
-                kind,
-                tool,
-                evidence,
-                truth: Some(&truth),
-                exchange,
-            },
-        )
+impl Spotted {
+    /// The finding at `at` when `c` showed this: `c`'s hostile path
+    /// judged by the kernel on `at`'s tree.
+    pub(super) fn finding(self, at: At<'_>, c: &Call, exchange: Transcript) -> Finding {
+        let real = c.paths[c.hostile].replace("{base}", at.materialized.base_text());
+        let truth = kernel::judge(at.materialized.roots(), real.as_bytes(), c.op());
+        at.finding(Sighting {
+            kind: self.kind,
+            tool: self.tool,
+            evidence: self.evidence,
+            truth: Some(&truth),
+            exchange,
+        })
     }
 }

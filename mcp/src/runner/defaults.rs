@@ -12,9 +12,11 @@ use std::time::Duration;
 
 use rootguard_proptests::{Case, Entry, Op};
 
-use super::{call, At, Attempt, Finding, Kind, Live, Mode, Report, Runner, Sighting, HOME};
+use super::{
+    call, excerpt, At, Attempt, Context, Finding, Kind, Live, Mode, Phase, Sighting, Started, HOME,
+};
 use crate::attacks::{ROOT, TOKEN};
-use crate::client::{response_text, RootsAnswer};
+use crate::client::{response_text, RootsAnswer, SessionError};
 use crate::sandbox::SCRATCH;
 use crate::tools::{self, Action};
 use crate::HarnessError;
@@ -49,15 +51,20 @@ const FAILURES: [(&str, RootsAnswer); 5] = [
     ("never", RootsAnswer::Never),
 ];
 
-impl Runner<'_> {
-    /// The default-grant probe in `mode`, then (roots mode) the
-    /// client-failure probes, each recorded in `report`. Skipped when the
-    /// attacks are, or when `--only` names none of them.
-    pub(super) fn defaults(&mut self, mode: Mode, report: &mut Report) -> Result<(), HarnessError> {
+/// The default-grant probe in one mode, then (roots mode) the
+/// client-failure probes, each recorded. Skipped when the attacks are, or
+/// when `--only` names none of them.
+pub(super) struct Defaults {
+    /// The session mode.
+    pub mode: Mode,
+}
+
+impl Phase for Defaults {
+    fn run(&mut self, cx: &mut Context<'_>) -> Result<(), HarnessError> {
+        let (options, mode) = (cx.options, self.mode);
         let wanted = |name: &str| {
-            self.options.attacks
-                && self
-                    .options
+            options.attacks
+                && options
                     .filter
                     .as_ref()
                     .is_none_or(|f| name.contains(f.as_str()))
@@ -67,7 +74,7 @@ impl Runner<'_> {
             .iter()
             .any(|(p, ..)| wanted(&format!("{DEFAULT_GRANT}{p}")))
         {
-            let served = self.canaries(mode, RootsAnswer::Roots, report)?;
+            let served = canaries(cx, mode, RootsAnswer::Roots)?;
             for (place, shows, path) in PLACES {
                 let name = format!("{DEFAULT_GRANT}{place}");
                 let finding = served.iter().find(|(p, _)| *p == path).map(|(_, f)| {
@@ -82,7 +89,7 @@ impl Runner<'_> {
                 if finding.is_some() {
                     granted.push(path);
                 }
-                self.record(attempt(name, mode, finding), report);
+                cx.record(attempt(name, mode, finding));
             }
         }
         if mode != Mode::Roots {
@@ -93,7 +100,7 @@ impl Runner<'_> {
             if !wanted(&name) {
                 continue;
             }
-            let served = self.canaries(mode, answer, report)?;
+            let served = canaries(cx, mode, answer)?;
             // What the defaults already grant is not the failure's doing.
             let new: Vec<_> = served
                 .into_iter()
@@ -114,117 +121,112 @@ impl Runner<'_> {
                 );
                 f
             });
-            self.record(attempt(name, mode, finding), report);
+            cx.record(attempt(name, mode, finding));
         }
         Ok(())
     }
+}
 
-    /// Starts the server with the root on its command line (and listed,
-    /// in roots mode, answered `answer`), puts the canaries in place and
-    /// reads each by a plain path: the ones served, each with its finding.
-    fn canaries(
-        &mut self,
-        mode: Mode,
-        answer: RootsAnswer,
-        report: &mut Report,
-    ) -> Result<Vec<(&'static str, Finding)>, HarnessError> {
-        let tree = vec![
-            Entry::File {
-                path: format!("{ROOT}/inside.txt").into(),
-                content: Some(format!("INSIDE-{TOKEN}\n")),
-            },
-            Entry::File {
-                path: PLACES[0].2.into(),
-                content: Some(format!("CANARY-beside-{TOKEN}\n")),
-            },
-        ];
-        let case = Case {
-            path: format!("{{base}}/{}", PLACES[0].2).into(),
-            op: Op::Read,
-            expect: None,
-        };
-        let mut scenario = self.scenario("defaults", &tree, &[ROOT], Some(case));
-        scenario.note = Some(format!(
-            "the canaries beside the root, in HOME ({{base}}/{HOME}) and in the working directory ({{base}}/../{SCRATCH}/cwd); roots/list answered {answer:?}"
-        ));
-        self.roots_answer = answer;
-        let started = self.start(&scenario, mode);
-        self.roots_answer = RootsAnswer::Roots;
-        let Live {
-            materialized,
-            mut session,
-            ..
-        } = match started? {
-            Ok(live) => live,
-            Err((_, why, ..)) => {
-                report.notes.push(format!(
-                    "{} mode, roots/list answered {answer:?}: the server did not start ({why}), so its defaults were not probed",
-                    mode.as_str()
-                ));
-                return Ok(Vec::new());
-            }
-        };
-        let base = materialized.base().to_path_buf();
-        let mut paths: Vec<(&'static str, PathBuf, String)> = Vec::new();
-        for (place, _, rel) in PLACES {
-            let path = base.join(rel);
-            let content = format!("CANARY-{place}-{}", self.token);
-            if place != "beside" {
-                // Beneath the temp dir by construction: the home and scratch were made there.
-                fs::write(&path, format!("{content}\n")).map_err(|e| {
-                    HarnessError::Scenario(format!("cannot write {}: {e}", path.display()))
-                })?;
-            }
-            paths.push((rel, path, content));
-        }
-        let mut served = Vec::new();
-        let outcome = (|| {
-            let tools = self.tools(&mut session)?;
-            let Some(tool) = tools.iter().find(|t| t.action == Action::Read) else {
-                return Ok(());
-            };
-            for (rel, path, content) in &paths {
-                let arguments = tools::arguments(Action::Read, &[path.display().to_string()], "x");
-                let response = call(&mut session, &tool.name, arguments)?;
-                let text = response_text(&response);
-                if text.contains(content.as_str()) {
-                    // The exchange up to this read, so that it is the finding's key request.
-                    let cut = session.transcript.len();
-                    served.push((*rel, tool.name.clone(), super::excerpt(&text, content), cut));
-                }
-            }
-            Ok(())
-        })();
-        let exchange = session.close();
-        if let Err(e) = outcome {
-            let e: crate::client::SessionError = e;
-            report.notes.push(format!(
-                "{} mode, roots/list answered {answer:?}: the canary reads stopped ({e}); a server that waits is not granting",
+/// Starts the server with the root on its command line (and listed,
+/// in roots mode, answered `answer`), puts the canaries in place and
+/// reads each by a plain path: the ones served, each with its finding.
+fn canaries(
+    cx: &mut Context<'_>,
+    mode: Mode,
+    answer: RootsAnswer,
+) -> Result<Vec<(&'static str, Finding)>, HarnessError> {
+    let tree = vec![
+        Entry::File {
+            path: format!("{ROOT}/inside.txt").into(),
+            content: Some(format!("INSIDE-{TOKEN}\n")),
+        },
+        Entry::File {
+            path: PLACES[0].2.into(),
+            content: Some(format!("CANARY-beside-{TOKEN}\n")),
+        },
+    ];
+    let case = Case {
+        path: format!("{{base}}/{}", PLACES[0].2).into(),
+        op: Op::Read,
+        expect: None,
+    };
+    let mut scenario = cx.scenario("defaults", &tree, &[ROOT], Some(case));
+    scenario.note = Some(format!(
+        "the canaries beside the root, in HOME ({{base}}/{HOME}) and in the working directory ({{base}}/../{SCRATCH}/cwd); roots/list answered {answer:?}"
+    ));
+    let Live {
+        materialized,
+        mut session,
+        ..
+    } = match cx.launcher.start_answering(&scenario, mode, answer)? {
+        Started::Running(live) => live,
+        Started::Failed(failed) => {
+            let why = failed.evidence;
+            cx.report.notes.push(format!(
+                "{} mode, roots/list answered {answer:?}: the server did not start ({why}), so its defaults were not probed",
                 mode.as_str()
             ));
+            return Ok(Vec::new());
         }
-        Ok(served
-            .into_iter()
-            .map(|(rel, tool, excerpt, cut)| {
-                let f = self.finding(
-                    At {
-                        name: "defaults",
-                        mode,
-                        scenario: &scenario,
-                        materialized: &materialized,
-                    },
-                    Sighting {
-                        kind: Kind::ReadEscape,
-                        tool: Some(tool),
-                        evidence: format!("the canary came back: {excerpt}"),
-                        truth: None,
-                        exchange: exchange[..cut.min(exchange.len())].to_vec(),
-                    },
-                );
-                (rel, f)
-            })
-            .collect())
+    };
+    let base = materialized.base().to_path_buf();
+    let mut paths: Vec<(&'static str, PathBuf, String)> = Vec::new();
+    for (place, _, rel) in PLACES {
+        let path = base.join(rel);
+        let content = format!("CANARY-{place}-{}", cx.token);
+        if place != "beside" {
+            // Beneath the temp dir by construction: the home and scratch were made there.
+            fs::write(&path, format!("{content}\n")).map_err(|e| {
+                HarnessError::Scenario(format!("cannot write {}: {e}", path.display()))
+            })?;
+        }
+        paths.push((rel, path, content));
     }
+    let mut served = Vec::new();
+    let outcome = (|| {
+        let tools = cx.launcher.tools(&mut session)?;
+        let Some(tool) = tools.iter().find(|t| t.action == Action::Read) else {
+            return Ok(());
+        };
+        for (rel, path, content) in &paths {
+            let arguments = tools::arguments(Action::Read, &[path.display().to_string()], "x");
+            let response = call(&mut session, &tool.name, arguments)?;
+            let text = response_text(&response);
+            if text.contains(content.as_str()) {
+                // The exchange up to this read, so that it is the finding's key request.
+                let cut = session.transcript.len();
+                served.push((*rel, tool.name.clone(), excerpt(&text, content), cut));
+            }
+        }
+        Ok(())
+    })();
+    let exchange = session.close();
+    if let Err(e) = outcome {
+        let e: SessionError = e;
+        cx.report.notes.push(format!(
+            "{} mode, roots/list answered {answer:?}: the canary reads stopped ({e}); a server that waits is not granting",
+            mode.as_str()
+        ));
+    }
+    Ok(served
+        .into_iter()
+        .map(|(rel, tool, excerpt, cut)| {
+            let f = At {
+                name: "defaults",
+                mode,
+                scenario: &scenario,
+                materialized: &materialized,
+            }
+            .finding(Sighting {
+                kind: Kind::ReadEscape,
+                tool: Some(tool),
+                evidence: format!("the canary came back: {excerpt}"),
+                truth: None,
+                exchange: exchange[..cut.min(exchange.len())].to_vec(),
+            });
+            (rel, f)
+        })
+        .collect())
 }
 
 fn attempt(name: String, mode: Mode, finding: Option<Finding>) -> Attempt {

@@ -4,7 +4,7 @@ use rootguard_proptests::{Judgement, Materialized, Scenario};
 use rootguard_triage::Identity;
 use serde_json::Value;
 
-use super::{session_error_kind, Failed, Mode, Runner};
+use super::{session_error_kind, Mode};
 use crate::client::{SessionError, Transcript};
 use crate::Kind;
 
@@ -76,9 +76,9 @@ pub(crate) struct Sighting<'a> {
     pub exchange: Transcript,
 }
 
-impl Runner<'_> {
-    /// The finding `seen` at `at`, with the base written as `{base}`.
-    pub(crate) fn finding(&self, at: At<'_>, seen: Sighting<'_>) -> Finding {
+impl At<'_> {
+    /// The finding `seen` here, with the base written as `{base}`.
+    pub(crate) fn finding(self, seen: Sighting<'_>) -> Finding {
         let Sighting {
             kind,
             tool,
@@ -87,7 +87,7 @@ impl Runner<'_> {
             exchange,
         } = seen;
         let (attack, mode, scenario, materialized) =
-            (at.name, at.mode, at.scenario, at.materialized);
+            (self.name, self.mode, self.scenario, self.materialized);
         let base = materialized.base_text();
         let unbase = |s: &str| s.replace(base, "{base}");
         let mut scenario = scenario.clone();
@@ -116,54 +116,17 @@ impl Runner<'_> {
             identity: None,
         }
     }
-}
 
-impl Runner<'_> {
-    /// The finding of a server that failed before it could be used.
-    pub(crate) fn start_failure(
-        &self,
-        name: &str,
-        mode: Mode,
-        scenario: &Scenario,
-        (kind, evidence, exchange, materialized): Failed,
-    ) -> Finding {
-        self.finding(
-            At {
-                name,
-                mode,
-                scenario,
-                materialized: &materialized,
-            },
-            Sighting {
-                kind,
-                tool: None,
-                evidence,
-                truth: None,
-                exchange,
-            },
-        )
-    }
-}
-
-impl Runner<'_> {
-    /// The finding of a session that failed while in use (a hang, a crash,
-    /// a protocol error), at `at`, with the exchange so far.
-    pub(crate) fn session_failure(
-        &self,
-        at: At<'_>,
-        error: &SessionError,
-        exchange: Transcript,
-    ) -> Finding {
-        self.finding(
-            at,
-            Sighting {
-                kind: session_error_kind(error),
-                tool: None,
-                evidence: error.to_string(),
-                truth: None,
-                exchange,
-            },
-        )
+    /// The finding of a session that failed while in use here (a hang, a
+    /// crash, a protocol error), with the exchange so far.
+    pub(crate) fn failure(self, error: &SessionError, exchange: Transcript) -> Finding {
+        self.finding(Sighting {
+            kind: session_error_kind(error),
+            tool: None,
+            evidence: error.to_string(),
+            truth: None,
+            exchange,
+        })
     }
 }
 

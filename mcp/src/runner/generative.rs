@@ -15,9 +15,9 @@ use rootguard_triage::{probe, Probe};
 
 use super::call::{Call, Seen};
 use super::draw::{callable, draw, INSIDE_FILE};
-use super::server::Server;
+use super::launch::Server;
 use super::shrink::stays_in_base;
-use super::{Finding, Mode, Outcome, Report, Runner};
+use super::{At, Context, Finding, Mode, Outcome, Phase, Started};
 use crate::{HarnessError, Kind};
 
 /// Whether a finding's case was judged outside.
@@ -31,7 +31,7 @@ fn outside(f: &Finding) -> bool {
 
 /// What the phase did in one mode.
 #[derive(Debug, Default)]
-pub(super) struct Tally {
+struct Tally {
     /// Scenarios drawn.
     pub scenarios: usize,
     /// Tool calls made.
@@ -42,41 +42,51 @@ pub(super) struct Tally {
     pub starts: usize,
 }
 
-impl Runner<'_> {
-    /// Draws scenarios until `deadline` and calls each case on every file
-    /// tool; findings go into `report`, one per kind and tool.
-    pub(super) fn generative(
-        &mut self,
-        mode: Mode,
-        deadline: Instant,
-        report: &mut Report,
-    ) -> Result<Tally, HarnessError> {
-        let mut generator = Generator::new(self.options.seed);
+/// The generative phase in one mode, until its deadline.
+pub(super) struct Generative {
+    mode: Mode,
+    deadline: Instant,
+}
+
+impl Generative {
+    /// The phase in `mode`, drawing until `deadline`.
+    pub fn new(mode: Mode, deadline: Instant) -> Generative {
+        Generative { mode, deadline }
+    }
+}
+
+impl Phase for Generative {
+    /// Draws scenarios until the deadline and calls each case on every
+    /// file tool; findings go into the report, one per kind and tool.
+    fn run(&mut self, cx: &mut Context<'_>) -> Result<(), HarnessError> {
+        let (options, mode, deadline) = (cx.options, self.mode, self.deadline);
+        let mut generator = Generator::new(options.seed);
         let mut tally = Tally::default();
         let mut kept: BTreeSet<(Kind, Option<String>)> = BTreeSet::new();
         let mut first: Option<Kind> = None;
-        let fail_fast = self.options.fail_fast;
-        let max_scenarios = self.options.max_scenarios;
-        let interrupted = std::sync::Arc::clone(&self.options.interrupted);
         let stop = |tally: &Tally| {
             Instant::now() >= deadline
-                || interrupted.load(std::sync::atomic::Ordering::Relaxed)
-                || (fail_fast && tally.seen > 0)
-                || max_scenarios.is_some_and(|n| tally.scenarios as u64 >= n)
+                || options
+                    .interrupted
+                    .load(std::sync::atomic::Ordering::Relaxed)
+                || (options.fail_fast && tally.seen > 0)
+                || options
+                    .max_scenarios
+                    .is_some_and(|n| tally.scenarios as u64 >= n)
         };
         let mut slot: Option<Server> = None;
-        let starts = self.starts;
+        let starts = cx.launcher.starts;
         while !stop(&tally) {
             tally.scenarios += 1;
-            let drawn = draw(&mut generator, &self.token, tally.scenarios);
-            let found = self.generated(&mut slot, &drawn, mode, deadline, &mut tally)?;
+            let drawn = draw(&mut generator, &cx.token, tally.scenarios);
+            let found = self.generated(cx, &mut slot, &drawn, &mut tally)?;
             for finding in found {
                 tally.seen += 1;
                 if kept.insert((finding.kind, finding.tool.clone())) {
                     first.get_or_insert(finding.kind);
-                    report.findings.push(finding);
+                    cx.report.findings.push(finding);
                 }
-                if self.options.fail_fast {
+                if options.fail_fast {
                     break;
                 }
             }
@@ -84,44 +94,44 @@ impl Runner<'_> {
         if let Some(server) = slot {
             drop(server.stop());
         }
-        tally.starts = self.starts - starts;
-        let outcome = Outcome {
+        tally.starts = cx.launcher.starts - starts;
+        cx.progress(Outcome {
             name: "generative".into(),
             mode,
             finding: first,
             skipped: None,
-        };
-        if let Some(progress) = &self.options.progress {
-            progress(&outcome);
-        }
-        report.outcomes.push(outcome);
-        report.notes.push(format!(
+        });
+        cx.report.notes.push(format!(
             "{} mode, generative phase (seed {}): {} scenarios on {} server start(s), {} tool calls, {} escapes or failures seen, {} findings kept",
             mode.as_str(),
-            self.options.seed,
+            options.seed,
             tally.scenarios,
             tally.starts,
             tally.calls,
             tally.seen,
             kept.len()
         ));
-        Ok(tally)
+        cx.report.generated_scenarios += tally.scenarios;
+        cx.report.generated_calls += tally.calls;
+        Ok(())
     }
+}
 
+impl Generative {
     /// One generated scenario on the long-lived server in `slot`: every
     /// callable case on every tool, reads first; the first escape or
     /// failure ends it, and the server with it.
-    pub(super) fn generated(
-        &mut self,
+    fn generated(
+        &self,
+        cx: &mut Context<'_>,
         slot: &mut Option<Server>,
         drawn: &Scenario,
-        mode: Mode,
-        deadline: Instant,
         tally: &mut Tally,
     ) -> Result<Vec<Finding>, HarnessError> {
-        if let Err((kind, evidence, exchange, m)) = self.serve(slot, drawn, mode)? {
-            let f = self.start_failure(&drawn.name, mode, drawn, (kind, evidence, exchange, m));
-            return Ok(vec![f]);
+        let mode = self.mode;
+        match cx.launcher.serve(slot.take(), drawn, mode)? {
+            Started::Running(server) => *slot = Some(server),
+            Started::Failed(failed) => return Ok(vec![failed.finding(&drawn.name, mode, drawn)]),
         }
         let Some(server) = slot.as_mut() else {
             return Ok(Vec::new());
@@ -132,7 +142,7 @@ impl Runner<'_> {
         let mut calls: Vec<Call> = Vec::new();
         for op in [Op::Read, Op::Write] {
             for case in drawn.cases.iter().filter(|c| c.op == op) {
-                for c in Call::for_case(case, &server.tools, has_inside, self.writes) {
+                for c in Call::for_case(case, &server.tools, has_inside, cx.writes) {
                     if callable(&roots, &base_text, case, c.op()) {
                         calls.push(c);
                     }
@@ -141,20 +151,19 @@ impl Runner<'_> {
         }
         let mut found = None;
         for c in &calls {
-            if Instant::now() >= deadline || self.stopped() {
+            if Instant::now() >= self.deadline || cx.stopped() {
                 break;
             }
             let Some(tool) = server.tools.iter().find(|t| t.action == c.action) else {
                 continue;
             };
             tally.calls += 1;
-            let seen = self.call_and_observe(&mut server.live, tool, c);
-            if let Seen::Finding(kind, tool, evidence) = seen {
-                found = Some((kind, tool, evidence, c.clone()));
+            if let Seen::Finding(spotted) = c.call_and_observe(&mut server.live, tool, &cx.token) {
+                found = Some((spotted, c.clone()));
                 break;
             }
         }
-        let Some((kind, tool, evidence, c)) = found else {
+        let Some((spotted, c)) = found else {
             return Ok(Vec::new());
         };
         let scenario = Scenario {
@@ -173,38 +182,41 @@ impl Runner<'_> {
         };
         let name = format!("{}-{}", drawn.name, c.action.as_str());
         let exchange = server.exchange();
-        let found = self.call_finding(
-            &server.live.materialized,
-            &name,
-            mode,
-            &scenario,
+        let kind = spotted.kind;
+        let found = spotted.finding(
+            At {
+                name: &name,
+                mode,
+                scenario: &scenario,
+                materialized: &server.live.materialized,
+            },
             &c,
-            (kind, tool, evidence),
             exchange,
         );
         // What the escape did to the server is unknown: the next scenario gets a fresh one.
         if let Some(server) = slot.take() {
             drop(server.stop());
         }
-        if self.options.shrink && kind.is_escape() {
-            return Ok(vec![self.shrink_generated(found, &c, mode)?]);
+        if cx.options.shrink && kind.is_escape() {
+            return Ok(vec![self.shrink(cx, found, &c)?]);
         }
         Ok(vec![found])
     }
 
     /// `c` alone on `scenario`, served by `slot`: the finding it shows, if any.
-    pub(super) fn call_alone(
-        &mut self,
+    fn call_alone(
+        &self,
+        cx: &mut Context<'_>,
         slot: &mut Option<Server>,
         scenario: &Scenario,
         c: &Call,
-        mode: Mode,
     ) -> Result<Option<Finding>, HarnessError> {
         if scenario.validate().is_err() {
             return Ok(None);
         }
-        if self.serve(slot, scenario, mode)?.is_err() {
-            return Ok(None);
+        match cx.launcher.serve(slot.take(), scenario, self.mode)? {
+            Started::Running(server) => *slot = Some(server),
+            Started::Failed(_) => return Ok(None),
         }
         let Some(server) = slot.as_mut() else {
             return Ok(None);
@@ -212,18 +224,19 @@ impl Runner<'_> {
         let Some(tool) = server.tools.iter().find(|t| t.action == c.action).cloned() else {
             return Ok(None);
         };
-        let seen = self.call_and_observe(&mut server.live, &tool, c);
-        let Seen::Finding(kind, tool, evidence) = seen else {
+        let Seen::Finding(spotted) = c.call_and_observe(&mut server.live, &tool, &cx.token) else {
             return Ok(None);
         };
         let exchange = server.exchange();
-        let f = self.call_finding(
-            &server.live.materialized,
-            &scenario.name,
-            mode,
-            scenario,
+        let kind = spotted.kind;
+        let f = spotted.finding(
+            At {
+                name: &scenario.name,
+                mode: self.mode,
+                scenario,
+                materialized: &server.live.materialized,
+            },
             c,
-            (kind, tool, evidence),
             exchange,
         );
         if !kind.is_escape() {
@@ -237,11 +250,11 @@ impl Runner<'_> {
     /// Removes roots beyond the first, then tree entries one at a time
     /// (never a root's own directory), while `c` shows the same kind of
     /// escape; one server serves every try while the roots stay.
-    pub(super) fn shrink_generated(
-        &mut self,
+    fn shrink(
+        &self,
+        cx: &mut Context<'_>,
         found: Finding,
         c: &Call,
-        mode: Mode,
     ) -> Result<Finding, HarnessError> {
         let kind = found.kind;
         let mut best = found;
@@ -251,13 +264,13 @@ impl Runner<'_> {
         if best.scenario.roots.len() > 1 {
             let mut fewer = best.scenario.clone();
             fewer.roots.truncate(1);
-            let seen = self.call_alone(&mut slot, &fewer, c, mode)?;
+            let seen = self.call_alone(cx, &mut slot, &fewer, c)?;
             if keeps(&seen) {
                 best = seen.expect("kept");
             }
         }
         let mut i = 0;
-        while i < best.scenario.tree.len() && !self.stopped() {
+        while i < best.scenario.tree.len() && !cx.stopped() {
             let path = best.scenario.tree[i].path().to_owned();
             let is_root = best.scenario.roots.iter().any(|r| {
                 r.strip_prefix("file://{base}/").map(str::as_bytes) == Some(path.as_bytes())
@@ -268,7 +281,7 @@ impl Runner<'_> {
             }
             let mut smaller = best.scenario.clone();
             smaller.tree.remove(i);
-            let seen = self.call_alone(&mut slot, &smaller, c, mode)?;
+            let seen = self.call_alone(cx, &mut slot, &smaller, c)?;
             if keeps(&seen) {
                 best = seen.expect("kept");
             } else {
@@ -281,23 +294,23 @@ impl Runner<'_> {
         best.attack = name.clone();
         best.scenario.name = name;
         best.shrunk = true;
-        self.identify_generated(best, c, mode)
+        self.identify(cx, best, c)
     }
 
     /// Probes a minimal escape for the features it needs (the report
     /// crate's engine): each variant's case is called as `c` was, on one
     /// server while the roots stay; a variant counts only when its truth
     /// is still outside and it stays in the base.
-    pub(super) fn identify_generated(
-        &mut self,
+    fn identify(
+        &self,
+        cx: &mut Context<'_>,
         found: Finding,
         c: &Call,
-        mode: Mode,
     ) -> Result<Finding, HarnessError> {
         let class = found.kind.class();
         let mut slot = None;
         let identity = probe(&found.scenario, class, &[], |variant: &Scenario| {
-            if self.stopped() {
+            if cx.stopped() {
                 return Ok(Probe::Inconclusive("interrupted".into()));
             }
             if !stays_in_base(variant) {
@@ -310,7 +323,7 @@ impl Runner<'_> {
             };
             let mut call = c.clone();
             call.paths[call.hostile] = case.path.to_string();
-            Ok(match self.call_alone(&mut slot, variant, &call, mode)? {
+            Ok(match self.call_alone(cx, &mut slot, variant, &call)? {
                 Some(f) if f.kind.is_escape() && outside(&f) => Probe::Shows,
                 Some(f) if f.kind.is_escape() => {
                     Probe::Inconclusive("its truth is not outside".into())

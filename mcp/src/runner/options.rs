@@ -55,7 +55,7 @@ pub struct Options {
     pub shrink: bool,
     /// How long to wait for the server's first `roots/list`.
     pub roots_wait: Duration,
-    /// Race each read and write tool (time-of-check-to-time-of-use, [`crate::race`]).
+    /// Race each read and write tool (time-of-check-to-time-of-use, [`crate::runner::race`]).
     pub race: bool,
     /// Calls per race.
     pub race_tries: u64,
@@ -120,8 +120,8 @@ impl Options {
             shrink: true,
             roots_wait: Duration::from_secs(2),
             race: false,
-            race_tries: crate::race::DEFAULT_TRIES,
-            race_time: crate::race::DEFAULT_RACE_TIME,
+            race_tries: crate::runner::race::DEFAULT_TRIES,
+            race_time: crate::runner::race::DEFAULT_RACE_TIME,
             interrupted: Arc::new(AtomicBool::new(false)),
             progress: None,
             era: EraChoice::Auto,

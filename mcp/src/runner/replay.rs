@@ -11,7 +11,7 @@ use rootguard_proptests::{Document, Scenario};
 use serde_json::Value;
 
 use super::call::{Call, Seen};
-use super::{prepared, Finding, Mode, Options, Runner};
+use super::{prepared, At, Context, Finding, Mode, Options, Started};
 use crate::tools::{Action, Nesting, Tool};
 use crate::HarnessError;
 
@@ -107,23 +107,19 @@ pub fn replay(options: &Options, file: &Path) -> Result<Replayed, HarnessError> 
         .ok_or_else(|| HarnessError::Usage(format!("{} holds no scenario", file.display())))?;
     let (tool_name, arguments, mode) = recorded(&exchange_beside(file))?;
     let options = &prepared(options)?;
-    let mut runner = Runner::new(options)?;
+    let mut cx = Context::new(options)?;
     if let Some(token) = token_of(&scenario) {
-        runner.token = token;
+        cx.token = token;
     }
-    let mut live = match runner.start(&scenario, mode)? {
-        Ok(live) => live,
-        Err((kind, evidence, exchange, m)) => {
-            let f = runner.start_failure(
-                &scenario.name,
-                mode,
-                &scenario,
-                (kind, evidence, exchange, m),
-            );
+    let mut live = match cx.launcher.start(&scenario, mode)? {
+        Started::Running(live) => live,
+        Started::Failed(failed) => {
+            let f = failed.finding(&scenario.name, mode, &scenario);
             return Ok(Replayed::Still(Box::new(f)));
         }
     };
-    let tool = runner
+    let tool = cx
+        .launcher
         .tools(&mut live.session)
         .ok()
         .and_then(|tools| tools.into_iter().find(|t| t.name == tool_name))
@@ -142,19 +138,19 @@ pub fn replay(options: &Options, file: &Path) -> Result<Replayed, HarnessError> 
     let base = live.materialized.base_text().to_owned();
     let arguments: Value =
         serde_json::from_str(&arguments.to_string().replace("{base}", &base)).unwrap_or(arguments);
-    let seen = runner.observe(&mut live, &tool, &c, arguments);
-    let Seen::Finding(kind, tool, evidence) = seen else {
+    let Seen::Finding(spotted) = c.observe(&mut live, &tool, arguments, &cx.token) else {
         drop(live.session.close());
         return Ok(Replayed::Gone);
     };
     let exchange = live.session.close();
-    let f = runner.call_finding(
-        &live.materialized,
-        &scenario.name,
-        mode,
-        &scenario,
+    let f = spotted.finding(
+        At {
+            name: &scenario.name,
+            mode,
+            scenario: &scenario,
+            materialized: &live.materialized,
+        },
         &c,
-        (kind, tool, evidence),
         exchange,
     );
     Ok(Replayed::Still(Box::new(f)))

@@ -26,7 +26,7 @@ pub struct Report {
     /// Every attack and check per mode.
     pub outcomes: Vec<Outcome>,
     /// The races run (`--race`), each with its rate.
-    pub races: Vec<crate::race::Race>,
+    pub races: Vec<crate::runner::race::Race>,
     /// Observations that are not findings (a server asking roots/list without the capability …).
     pub notes: Vec<String>,
     /// Scenarios the generative phase drew, every mode.

@@ -1,110 +1,105 @@
 //! Minimal escapes of the table: tree entries removed while the escape
 //! stays, then the report crate's probing for the features it needs.
 
-use std::sync::atomic::Ordering;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rootguard_proptests::{Entry, Scenario, Truth};
 use rootguard_triage::{probe, shrink_found, Budget, Found, Probe, Seen, Steps, Subject};
 
-use super::{Attempt, Mode, Runner};
-use crate::attacks::{Attack, ROOT};
+use super::Attempt;
+use crate::attacks::ROOT;
 use crate::HarnessError;
 
-impl Runner<'_> {
-    /// Probes a (shrunk) escape: each variant of its scenario without one
-    /// feature is attacked on a fresh server; a variant counts only when
-    /// its truth is still outside and it stays inside the temp base.
-    pub(super) fn identify(
-        &mut self,
-        attack: &Attack,
-        mode: Mode,
-        found: Attempt,
-    ) -> Result<Attempt, HarnessError> {
-        let Some(f) = found.finding.as_ref().filter(|f| f.kind.is_escape()) else {
-            return Ok(found);
-        };
-        let (minimal, class) = (f.scenario.clone(), f.kind.class());
-        let interrupted = Arc::clone(&self.options.interrupted);
-        let identity = probe(&minimal, class, &[], |variant: &Scenario| {
-            if interrupted.load(Ordering::Relaxed) {
-                return Ok(Probe::Inconclusive("interrupted".into()));
-            }
-            if !stays_in_base(variant) {
-                return Ok(Probe::Inconclusive(
-                    "it would reach outside the temp base".into(),
-                ));
-            }
-            let attempt = self.attempt_on(attack, variant.clone(), mode)?;
-            Ok(match (attempt.truth, attempt.finding) {
-                (Some(Truth::Outside), Some(f)) if f.kind.is_escape() => Probe::Shows,
-                (Some(Truth::Outside), _) => Probe::Gone,
-                (truth, _) => Probe::Inconclusive(format!(
-                    "its truth is {}",
-                    truth.map_or("unknown".to_owned(), |t| t.to_string())
-                )),
-            })
-        })?;
-        let mut found = found;
-        if let Some(f) = found.finding.as_mut() {
-            f.identity = Some(identity);
+/// Probes a (shrunk) escape: each variant of its scenario without one
+/// feature is attacked again (`again`, on a fresh server); a variant
+/// counts only when its truth is still outside and it stays inside the
+/// temp base.
+pub(super) fn identify(
+    found: Attempt,
+    interrupted: &AtomicBool,
+    mut again: impl FnMut(&Scenario) -> Result<Attempt, HarnessError>,
+) -> Result<Attempt, HarnessError> {
+    let Some(f) = found.finding.as_ref().filter(|f| f.kind.is_escape()) else {
+        return Ok(found);
+    };
+    let (minimal, class) = (f.scenario.clone(), f.kind.class());
+    let identity = probe(&minimal, class, &[], |variant: &Scenario| {
+        if interrupted.load(Ordering::Relaxed) {
+            return Ok(Probe::Inconclusive("interrupted".into()));
         }
-        Ok(found)
+        if !stays_in_base(variant) {
+            return Ok(Probe::Inconclusive(
+                "it would reach outside the temp base".into(),
+            ));
+        }
+        let attempt = again(variant)?;
+        Ok(match (attempt.truth, attempt.finding) {
+            (Some(Truth::Outside), Some(f)) if f.kind.is_escape() => Probe::Shows,
+            (Some(Truth::Outside), _) => Probe::Gone,
+            (truth, _) => Probe::Inconclusive(format!(
+                "its truth is {}",
+                truth.map_or("unknown".to_owned(), |t| t.to_string())
+            )),
+        })
+    })?;
+    let mut found = found;
+    if let Some(f) = found.finding.as_mut() {
+        f.identity = Some(identity);
     }
+    Ok(found)
+}
 
-    /// Shrinks the tree with triage's one shrinker ([`Steps::Tree`]:
-    /// the attack's other paths name entries a rename would take away)
-    /// while the same kind of escape stays, with the same truth.
-    pub(super) fn shrink(
-        &mut self,
-        attack: &Attack,
-        mode: Mode,
-        found: Attempt,
-    ) -> Result<Attempt, HarnessError> {
-        let Some(f) = found.finding.as_ref() else {
-            return Ok(found);
-        };
-        let (kind, truth, start) = (f.kind, found.truth, f.scenario.clone());
-        let interrupted = Arc::clone(&self.options.interrupted);
-        // The root must stay on disk: a server may refuse to start without it.
-        let keep = |s: &Scenario| {
-            s.tree
-                .iter()
-                .any(|e| e.path() == ROOT || e.path().starts_with("proj/"))
-        };
-        let found = Found {
-            scenario: &start,
-            shown: found,
-            used: None,
-        };
-        let shrunk = shrink_found(
-            found,
-            Steps::Tree,
-            Budget::default(),
-            &interrupted,
-            keep,
-            |smaller: &Scenario| {
-                let attempt = self.attempt_on(attack, smaller.clone(), mode)?;
-                // The model must still call it an escape: a server that
-                // creates missing parents escapes with `proj2` gone from the
-                // tree, where the model only says the write cannot happen.
-                Ok(
-                    if attempt.finding.as_ref().is_some_and(|f| f.kind == kind)
-                        && attempt.truth == truth
-                    {
-                        Seen::Shows(attempt, None)
-                    } else {
-                        Seen::Gone
-                    },
-                )
-            },
-        )?;
-        let mut best = shrunk.shown;
-        if let Some(f) = best.finding.as_mut() {
-            f.shrunk = true;
-        }
-        Ok(best)
+/// Shrinks the tree with triage's one shrinker ([`Steps::Tree`]:
+/// the attack's other paths name entries a rename would take away)
+/// while the same kind of escape stays, with the same truth, each
+/// smaller scenario attacked again with `again`.
+pub(super) fn shrink(
+    found: Attempt,
+    interrupted: &AtomicBool,
+    mut again: impl FnMut(&Scenario) -> Result<Attempt, HarnessError>,
+) -> Result<Attempt, HarnessError> {
+    let Some(f) = found.finding.as_ref() else {
+        return Ok(found);
+    };
+    let (kind, truth, start) = (f.kind, found.truth, f.scenario.clone());
+    // The root must stay on disk: a server may refuse to start without it.
+    let keep = |s: &Scenario| {
+        s.tree
+            .iter()
+            .any(|e| e.path() == ROOT || e.path().starts_with("proj/"))
+    };
+    let found = Found {
+        scenario: &start,
+        shown: found,
+        used: None,
+    };
+    let shrunk = shrink_found(
+        found,
+        Steps::Tree,
+        Budget::default(),
+        interrupted,
+        keep,
+        |smaller: &Scenario| {
+            let attempt = again(smaller)?;
+            // The model must still call it an escape: a server that
+            // creates missing parents escapes with `proj2` gone from the
+            // tree, where the model only says the write cannot happen.
+            Ok(
+                if attempt.finding.as_ref().is_some_and(|f| f.kind == kind)
+                    && attempt.truth == truth
+                {
+                    Seen::Shows(attempt, None)
+                } else {
+                    Seen::Gone
+                },
+            )
+        },
+    )?;
+    let mut best = shrunk.shown;
+    if let Some(f) = best.finding.as_mut() {
+        f.shrunk = true;
     }
+    Ok(best)
 }
 
 /// Whether every link of `scenario` and its case stay in the base (a

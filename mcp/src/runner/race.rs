@@ -26,10 +26,12 @@ use rootguard_proptests::{Case, Entry, Op};
 use rustix::fs::{renameat, renameat_with, Mode as FileMode, OFlags, RenameFlags};
 use rustix::io::Errno;
 
+use super::{
+    call, session_error_kind, At, Attempt, Context, Finding, Live, Mode, Phase, Sighting, Started,
+};
 use crate::attacks::{ROOT, TOKEN};
 use crate::client::{response_text, Transcript};
-use crate::observe::{changes, snapshot, Seen, Snapshot};
-use crate::runner::{call, session_error_kind, At, Attempt, Finding, Live, Mode, Runner, Sighting};
+use crate::observe::{blob_text, changes, snapshot, Seen, Snapshot};
 use crate::tools::{self, Action};
 use crate::{HarnessError, Kind};
 
@@ -189,188 +191,191 @@ const PREFIX: &str = "race-";
 /// The actions raced: a read and a write of one path.
 const RACED: [Action; 2] = [Action::Read, Action::Write];
 
-impl Runner<'_> {
-    /// Every race: each raced action's tool under each swap, `tries` calls
-    /// each; write races only when `writes` (a sandbox, or allowed without).
-    pub(crate) fn races(
-        &mut self,
-        mode: Mode,
-        tries: u64,
-        writes: bool,
-    ) -> Result<Vec<Race>, HarnessError> {
-        let mut races = Vec::new();
-        for action in RACED {
-            for swap in Swap::ALL {
-                if self.options.interrupted.load(Ordering::Relaxed) {
-                    return Ok(races);
-                }
-                if action.writes() && !writes {
-                    let mut race = Race::new(action, swap, mode);
-                    race.skipped = Some("write race without a sandbox".into());
-                    races.push(race);
-                    continue;
-                }
-                races.push(self.race(action, swap, mode, tries)?);
-            }
-        }
-        Ok(races)
-    }
+/// Every race (`--race`): each raced action's tool under each swap,
+/// `--race-tries` calls each; write races only where writes run. Each is
+/// recorded as a check, and the report keeps them all with their rates.
+pub(crate) struct Races {
+    /// The session mode.
+    pub mode: Mode,
+}
 
-    /// One race on a fresh tree and server.
-    fn race(
-        &mut self,
-        action: Action,
-        swap: Swap,
-        mode: Mode,
-        tries: u64,
-    ) -> Result<Race, HarnessError> {
-        let mut race = Race::new(action, swap, mode);
-        let op = if action.writes() { Op::Write } else { Op::Read };
-        let case = Case {
-            path: format!("{{base}}/{ROOT}/sub/{TARGET}").into(),
-            op,
-            expect: None,
-        };
-        let mut scenario = self.scenario(&race.name, &swap.tree(), &[ROOT], Some(case));
-        scenario.note = Some(format!(
-            "{} swapped with a link to outside while the tool is called again and again",
-            swap.names().1
-        ));
-        let live = match self.start(&scenario, mode)? {
-            Ok(live) => live,
-            Err(failed) => {
-                let f = self.start_failure(&race.name, mode, &scenario, failed);
-                race.failure = Some(f);
-                return Ok(race);
-            }
-        };
-        // Declared in this order so that they drop in reverse: the swapper
-        // stops, then the server is killed, then the tree is removed.
-        let Live {
-            materialized,
-            mut session,
-            skip,
-        } = live;
-        let base = materialized.base().to_path_buf();
-        let tool = match self.tools(&mut session) {
-            Ok(found) => found.into_iter().find(|t| t.action == action),
-            Err(e) => {
-                let f = self.session_failure(
-                    At {
-                        name: &race.name,
-                        mode,
-                        scenario: &scenario,
-                        materialized: &materialized,
-                    },
-                    &e,
-                    session.close(),
-                );
-                race.failure = Some(f);
-                return Ok(race);
-            }
-        };
-        let Some(tool) = tool else {
-            race.skipped = Some(format!("no {} tool", action.as_str()));
-            return Ok(race);
-        };
-        race.tool = Some(tool.name.clone());
-        let (dir, name) = swap.names();
-        let dir = base.join(dir);
-        links_stay_in_base(&base, &dir)?;
-        let arguments = tools::arguments(
-            action,
-            &[format!("{}/{ROOT}/sub/{TARGET}", materialized.base_text())],
-            "x",
-        );
-        let canary = Canary::new(&self.token);
-        let clean = snapshot(&base, &skip);
-        let handshake = session.transcript.len();
-        let mut swapper = Swapper::start(&dir, name)?;
-        let started = Instant::now();
-        let mut escaped: Option<(String, Transcript)> = None;
-        let mut failed = None;
-        while race.tries < tries
-            && started.elapsed() < self.options.race_time
-            && !self.options.interrupted.load(Ordering::Relaxed)
-        {
-            // Only the handshake and the current call are kept: thousands of calls add up.
-            session.transcript.truncate(handshake);
-            race.tries += 1;
-            let response = match call(&mut session, &tool.name, arguments.clone()) {
-                Ok(response) => response,
-                Err(e) => {
-                    failed = Some(e);
-                    break;
-                }
-            };
-            let evidence = if action.writes() {
-                let now = snapshot(&base, &skip);
-                let changed = changes(&clean, &now);
-                if !changed.is_empty() {
-                    restore(&base, &clean, &now)?;
-                }
-                (!changed.is_empty()).then(|| changed.join(", "))
-            } else {
-                canary.seen_in(&response)
-            };
-            if let Some(evidence) = evidence {
-                race.escapes += 1;
-                if escaped.is_none() {
-                    let evidence = format!("try {}: {evidence}", race.tries);
-                    escaped = Some((evidence, session.transcript.clone()));
-                }
-            }
+impl Phase for Races {
+    fn run(&mut self, cx: &mut Context<'_>) -> Result<(), HarnessError> {
+        let races = races(cx, self.mode)?;
+        for race in &races {
+            cx.record(race.attempt());
         }
-        race.elapsed = started.elapsed();
-        race.swaps = swapper.finish();
-        if race.swaps == 0 && race.tries > 0 && failed.is_none() {
-            // Calls on a tree standing still prove nothing about a race.
-            race.skipped = Some(format!(
-                "the swapper made no swap in {}: renameat2 fails there",
-                dir.display()
-            ));
-        }
-        let exchange = session.close();
-        let kind = if action.writes() {
-            Kind::WriteEscape
-        } else {
-            Kind::ReadEscape
-        };
-        let name = race.name.clone();
-        let finding = |kind, evidence, exchange| {
-            let tool = Some(tool.name.clone());
-            self.finding(
-                At {
-                    name: &name,
-                    mode,
-                    scenario: &scenario,
-                    materialized: &materialized,
-                },
-                Sighting {
-                    kind,
-                    tool,
-                    evidence,
-                    truth: None,
-                    exchange,
-                },
-            )
-        };
-        race.escape = escaped.map(|(evidence, exchange)| {
-            let evidence = format!(
-                "{} of {} calls escaped while {} was swapped ({evidence})",
-                race.escapes,
-                race.tries,
-                swap.names().1
-            );
-            finding(kind, evidence, exchange)
-        });
-        race.failure = failed.map(|e| {
-            let evidence = format!("during try {} of the race: {e}", race.tries);
-            finding(session_error_kind(&e), evidence, exchange)
-        });
-        drop(materialized);
-        Ok(race)
+        cx.report.races = races;
+        Ok(())
     }
+}
+
+/// Every race, in order, until interrupted.
+fn races(cx: &mut Context<'_>, mode: Mode) -> Result<Vec<Race>, HarnessError> {
+    let (mut races, tries) = (Vec::new(), cx.options.race_tries);
+    for action in RACED {
+        for swap in Swap::ALL {
+            if cx.stopped() {
+                return Ok(races);
+            }
+            if action.writes() && !cx.writes {
+                let mut race = Race::new(action, swap, mode);
+                race.skipped = Some("write race without a sandbox".into());
+                races.push(race);
+                continue;
+            }
+            races.push(race(cx, action, swap, mode, tries)?);
+        }
+    }
+    Ok(races)
+}
+
+/// One race on a fresh tree and server.
+fn race(
+    cx: &mut Context<'_>,
+    action: Action,
+    swap: Swap,
+    mode: Mode,
+    tries: u64,
+) -> Result<Race, HarnessError> {
+    let mut race = Race::new(action, swap, mode);
+    let op = if action.writes() { Op::Write } else { Op::Read };
+    let case = Case {
+        path: format!("{{base}}/{ROOT}/sub/{TARGET}").into(),
+        op,
+        expect: None,
+    };
+    let mut scenario = cx.scenario(&race.name, &swap.tree(), &[ROOT], Some(case));
+    scenario.note = Some(format!(
+        "{} swapped with a link to outside while the tool is called again and again",
+        swap.names().1
+    ));
+    let live = match cx.launcher.start(&scenario, mode)? {
+        Started::Running(live) => live,
+        Started::Failed(failed) => {
+            let f = failed.finding(&race.name, mode, &scenario);
+            race.failure = Some(f);
+            return Ok(race);
+        }
+    };
+    // Declared in this order so that they drop in reverse: the swapper
+    // stops, then the server is killed, then the tree is removed.
+    let Live {
+        materialized,
+        mut session,
+        skip,
+    } = live;
+    let base = materialized.base().to_path_buf();
+    let tool = match cx.launcher.tools(&mut session) {
+        Ok(found) => found.into_iter().find(|t| t.action == action),
+        Err(e) => {
+            let f = At {
+                name: &race.name,
+                mode,
+                scenario: &scenario,
+                materialized: &materialized,
+            }
+            .failure(&e, session.close());
+            race.failure = Some(f);
+            return Ok(race);
+        }
+    };
+    let Some(tool) = tool else {
+        race.skipped = Some(format!("no {} tool", action.as_str()));
+        return Ok(race);
+    };
+    race.tool = Some(tool.name.clone());
+    let (dir, name) = swap.names();
+    let dir = base.join(dir);
+    links_stay_in_base(&base, &dir)?;
+    let arguments = tools::arguments(
+        action,
+        &[format!("{}/{ROOT}/sub/{TARGET}", materialized.base_text())],
+        "x",
+    );
+    let canary = Canary::new(&cx.token);
+    let clean = snapshot(&base, &skip);
+    let handshake = session.transcript.len();
+    let mut swapper = Swapper::start(&dir, name)?;
+    let started = Instant::now();
+    let mut escaped: Option<(String, Transcript)> = None;
+    let mut failed = None;
+    while race.tries < tries && started.elapsed() < cx.options.race_time && !cx.stopped() {
+        // Only the handshake and the current call are kept: thousands of calls add up.
+        session.transcript.truncate(handshake);
+        race.tries += 1;
+        let response = match call(&mut session, &tool.name, arguments.clone()) {
+            Ok(response) => response,
+            Err(e) => {
+                failed = Some(e);
+                break;
+            }
+        };
+        let evidence = if action.writes() {
+            let now = snapshot(&base, &skip);
+            let changed = changes(&clean, &now);
+            if !changed.is_empty() {
+                restore(&base, &clean, &now)?;
+            }
+            (!changed.is_empty()).then(|| changed.join(", "))
+        } else {
+            canary.seen_in(&response)
+        };
+        if let Some(evidence) = evidence {
+            race.escapes += 1;
+            if escaped.is_none() {
+                let evidence = format!("try {}: {evidence}", race.tries);
+                escaped = Some((evidence, session.transcript.clone()));
+            }
+        }
+    }
+    race.elapsed = started.elapsed();
+    race.swaps = swapper.finish();
+    if race.swaps == 0 && race.tries > 0 && failed.is_none() {
+        // Calls on a tree standing still prove nothing about a race.
+        race.skipped = Some(format!(
+            "the swapper made no swap in {}: renameat2 fails there",
+            dir.display()
+        ));
+    }
+    let exchange = session.close();
+    let kind = if action.writes() {
+        Kind::WriteEscape
+    } else {
+        Kind::ReadEscape
+    };
+    let name = race.name.clone();
+    let finding = |kind, evidence, exchange| {
+        let tool = Some(tool.name.clone());
+        At {
+            name: &name,
+            mode,
+            scenario: &scenario,
+            materialized: &materialized,
+        }
+        .finding(Sighting {
+            kind,
+            tool,
+            evidence,
+            truth: None,
+            exchange,
+        })
+    };
+    race.escape = escaped.map(|(evidence, exchange)| {
+        let evidence = format!(
+            "{} of {} calls escaped while {} was swapped ({evidence})",
+            race.escapes,
+            race.tries,
+            swap.names().1
+        );
+        finding(kind, evidence, exchange)
+    });
+    race.failure = failed.map(|e| {
+        let evidence = format!("during try {} of the race: {e}", race.tries);
+        finding(session_error_kind(&e), evidence, exchange)
+    });
+    drop(materialized);
+    Ok(race)
 }
 
 /// Refuses to race unless both entries the swapper exchanges in `dir`
@@ -431,7 +436,7 @@ fn gone(e: std::io::Error) -> std::io::Result<()> {
 
 /// The canary's token, seen in a result's text or in a blob it carries
 /// base64-encoded (a tool returning bytes), decoded as every phase decodes
-/// them ([`crate::observe::blob_text`]).
+/// them ([`blob_text`]).
 struct Canary {
     token: String,
 }
@@ -447,7 +452,7 @@ impl Canary {
     fn seen_in(&self, response: &serde_json::Value) -> Option<String> {
         if response_text(response).contains(&self.token) {
             Some("the canary token came back".into())
-        } else if crate::observe::blob_text(response).contains(&self.token) {
+        } else if blob_text(response).contains(&self.token) {
             Some("the canary came back in base64".into())
         } else {
             None
