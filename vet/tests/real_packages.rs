@@ -140,7 +140,7 @@ fn aiohttp_static_lets_a_loop_then_dotdot_out_where_realpath_gives_up_and_tornad
         python_adapter(&venv, "aiohttp_static.py"),
         &quirks,
     );
-    // os.path.realpath(strict=False) stops at a link loop and returns the
+    // os.path.realpath(strict=False) gives up at a link loop and returns the
     // rest unresolved up to Python 3.12; 3.13 resolves the rest.
     let version = python_version(&venv);
     let expected = if version < (3, 13) {
