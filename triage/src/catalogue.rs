@@ -221,15 +221,6 @@ const RULES: &[Rule] = &[
     },
     Rule {
         families: EO,
-        needs: &[Feature::PatternChar],
-        id: "RG-NAME-AS-PATTERN",
-        class: Class::PathEscape,
-        title: "a name read as a glob or regex pattern",
-        diagnosis: "The checker matches the path against the roots as a pattern (`fnmatch`, `glob`, a regular expression built from the path, `minimatch`), so a name such as `[p]roject`, `pro*` or `projec?` matches the root `project`, while the kernel takes every byte literally and opens the sibling of that name. It judges one path while the operation uses another.",
-        fix: "Compare whole path components as exact bytes; never pass a path (or a root) through a pattern matcher. If patterns are a feature, escape every metacharacter of the path first.",
-    },
-    Rule {
-        families: EO,
         needs: &[Feature::Backslash],
         id: "RG-BACKSLASH-SEPARATOR",
         class: Class::PathEscape,
@@ -281,6 +272,15 @@ const RULES: &[Rule] = &[
         title: "case-insensitive comparison on a case-sensitive file system",
         diagnosis: "The checker folds case (`lower()`, `casefold()`) before it compares, but Linux file systems are case-sensitive: `/b/Project` is another directory than the root `/b/project`.",
         fix: "Compare the exact bytes of each component; fold case only where the file system itself does, and ask it.",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::PatternChar],
+        id: "RG-NAME-AS-PATTERN",
+        class: Class::PathEscape,
+        title: "a name read as a glob or regex pattern",
+        diagnosis: "The checker matches the path against the roots as a pattern (`fnmatch`, `glob`, a regular expression built from the path, `minimatch`), so a name such as `[p]roject`, `pro*` or `projec?` matches the root `project`, while the kernel takes every byte literally and opens the sibling of that name. It judges one path while the operation uses another.",
+        fix: "Compare whole path components as exact bytes; never pass a path (or a root) through a pattern matcher. If patterns are a feature, escape every metacharacter of the path first.",
     },
     Rule {
         families: EO,
