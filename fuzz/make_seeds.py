@@ -5,9 +5,9 @@ after those files change: `python3 fuzz/make_seeds.py`.
 
 The structured targets (lexical_roots, resolve_model, resolve_kernel) read a
 scenario document as it is when the input is one; other bytes decode as an
-`Arbitrary` spec of the generators (proptests/src/gen/). `lexical` reads
+`Arbitrary` spec of the generators (judge/src/gen/). `lexical` reads
 [set, mode, path bytes...] against its pool of root sets
-(proptests/src/fuzzing/pool.rs)."""
+(judge/src/fuzzing/pool.rs)."""
 import hashlib
 import json
 import os
@@ -16,7 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MAIN = os.path.dirname(HERE)
 CORPUS = os.path.join(HERE, "corpus")
 
-hostile = json.load(open(os.path.join(MAIN, "proptests/tests/scenarios/hostile.json")))
+hostile = json.load(open(os.path.join(MAIN, "judge/tests/scenarios/hostile.json")))
 by_name = {s["name"]: s for s in hostile["scenarios"]}
 vectors = json.load(open(os.path.join(MAIN, "corpus/root-uris.json")))["vectors"]
 
@@ -35,9 +35,9 @@ def write(target, data, name=None):
 # The spec-N and spec-sibling-N seeds of the structured targets are bytes
 # that decode to rich specs, checked by a full-tier test that writes them
 # when asked (see its doc, `spec_seeds_are_current`):
-#   ROOTGUARD_WRITE_SEEDS=1 cargo test --release -p rootguard-proptests --test fuzz_regressions -- --ignored
+#   ROOTGUARD_WRITE_SEEDS=1 cargo test --release -p rootguard-judge --test fuzz_regressions -- --ignored
 # they are kept; everything else is written again. When the spec types of
-# proptests/src/gen/ change, the same bytes decode to other specs: that
+# judge/src/gen/ change, the same bytes decode to other specs: that
 # test fails, and the command above writes them again.
 for target in ["root_uri", "lexical", "lexical_roots", "resolve_model", "resolve_kernel",
                "scenario_json"]:

@@ -5,9 +5,9 @@
 fuzz_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 # Every target, in the order they run: fuzz/targets, one name a line, is
-# the one list (proptests/tests/fuzz_target_list.rs holds Cargo.toml's
+# the one list (judge/tests/fuzz_target_list.rs holds Cargo.toml's
 # bins, fuzz_targets/, corpus/, dicts/, regressions/ and
-# rootguard_proptests::fuzzing::TARGETS to it).
+# rootguard_judge::fuzzing::TARGETS to it).
 mapfile -t TARGETS <"$fuzz_dir/targets"
 
 # The targets that reach core's `unsafe` code (the SSE2 loads in
@@ -21,7 +21,7 @@ ASAN_TARGETS=(lexical resolve_kernel)
 # without reached the same coverage. `lexical`, the speed target, is also
 # built -O (no debug assertions or overflow checks: a quarter more exec/s);
 # `lexical_roots` runs the same check of the same core code with both on.
-# `resolve_model` also compiles the judge (rootguard-proptests) without
+# `resolve_model` also compiles the judge (rootguard-judge) without
 # coverage counters, so that core's branches alone guide it: the judge's
 # counters were most of what libFuzzer walked after each input (see the
 # wrapper below). See README.md, "Speed". Every other target keeps

@@ -335,7 +335,7 @@ fn base_dir(dir: &Path) -> Result<PathBuf, HarnessError> {
     }
     let real =
         std::fs::canonicalize(dir).map_err(|e| usage(&format!("cannot be resolved ({e})")))?;
-    if !rootguard_proptests::is_clean_path(&real) {
+    if !rootguard_judge::is_clean_path(&real) {
         return Err(usage(&format!(
             "resolves to {}, which holds characters other than A-Z a-z 0-9 / . _ -",
             real.display()

@@ -4,7 +4,7 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::process::ExitCode;
 
-use rootguard_proptests::{compare_model_with_kernel, Document, Truth};
+use rootguard_judge::{compare_model_with_kernel, Document, Truth};
 
 fn word(truth: Truth) -> &'static str {
     match truth {

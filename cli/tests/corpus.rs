@@ -78,7 +78,7 @@ fn the_corpus_is_big_enough() {
     let mut total = 0;
     for file in corpus_files() {
         let text = std::fs::read_to_string(&file).expect("read a corpus file");
-        let doc = rootguard_proptests::Document::from_json(&text)
+        let doc = rootguard_judge::Document::from_json(&text)
             .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         assert!(
             !doc.scenarios.is_empty(),

@@ -12,7 +12,7 @@
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
-use rootguard_proptests::{Entry, Op};
+use rootguard_judge::{Entry, Op};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -332,12 +332,12 @@ mod tests {
                 );
             }
             // The tree and the case are a valid scenario under the root.
-            let scenario = rootguard_proptests::Scenario {
+            let scenario = rootguard_judge::Scenario {
                 name: name.clone(),
                 note: Some(attack.note.clone()),
                 tree: attack.tree.clone(),
                 roots: vec![format!("file://{{base}}/{ROOT}")],
-                cases: vec![rootguard_proptests::Case {
+                cases: vec![rootguard_judge::Case {
                     path: attack.paths[attack.case.0].clone().into(),
                     op: attack.case.1,
                     expect: None,
@@ -423,7 +423,7 @@ mod tests {
                 "{name}: core accepts {uri:?}"
             );
             assert!(
-                rootguard_proptests::oracle::parse_root_uri(&uri).is_err(),
+                rootguard_judge::oracle::parse_root_uri(&uri).is_err(),
                 "{name}: the oracle accepts {uri:?}"
             );
         }

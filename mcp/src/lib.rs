@@ -10,10 +10,10 @@
 //! outside the roots on disk. The fixed attack table (corpus/mcp-attacks.json,
 //! [`attacks`]) runs first; with a budget ([`Options::budget`]) a
 //! generative phase follows, scenarios drawn
-//! from the judge's generator ([`rootguard_proptests::gen::Generator`])
+//! from the judge's generator ([`rootguard_judge::gen::Generator`])
 //! under the root `{base}/project` ([`GENERATED_ROOT`]). Both phases share
 //! one long-lived server while the roots and the mode stay, its tree relaid
-//! between attacks ([`rootguard_proptests::Materialized::relay`]). Each
+//! between attacks ([`rootguard_judge::Materialized::relay`]). Each
 //! escape is shrunk and probed for its defect and kept as a scenario plus
 //! the exact JSON-RPC exchange, which [`replay`] runs again. Mid-session
 //! root changes (`notifications/roots/list_changed`) catch servers that

@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use rootguard_proptests::{Document, FORMAT_VERSION};
+use rootguard_judge::{Document, FORMAT_VERSION};
 use rootguard_report::{
     self as shared, clip, Check, Defect, Example, Ledger, Message, Sighting, Tool, Variants,
 };

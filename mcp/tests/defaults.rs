@@ -58,7 +58,7 @@ fn a_default_allow_list_is_one_defect_with_the_escapes_folded_in() {
     for probe in FAILURES {
         assert_eq!(outcome(&report, probe, Mode::Roots).finding, None, "{text}");
     }
-    let base = rootguard_proptests::clean_temp_parent().expect("temp dir");
+    let base = rootguard_judge::clean_temp_parent().expect("temp dir");
     if ["/tmp", "/var/tmp", "/dev/shm"]
         .iter()
         .any(|d| base.starts_with(d))

@@ -112,14 +112,14 @@ fn old_server_escapes_are_observed() {
     assert!(written
         .iter()
         .any(|p| p.ends_with("no-roots-symlink-file-read.json")));
-    let doc = rootguard_proptests::Document::from_json(
+    let doc = rootguard_judge::Document::from_json(
         &std::fs::read_to_string(dir.path().join("no-roots-symlink-file-read.json"))
             .expect("reads"),
     )
     .expect("a valid scenario file");
     assert_eq!(
         doc.scenarios[0].cases[0].expect,
-        Some(rootguard_proptests::Expect::Outside)
+        Some(rootguard_judge::Expect::Outside)
     );
 }
 

@@ -217,7 +217,7 @@ fn a_lenient_root_parser_is_a_root_escape() {
     );
     assert_eq!(
         f.scenario.cases[0].expect,
-        Some(rootguard_proptests::Expect::Outside)
+        Some(rootguard_judge::Expect::Outside)
     );
     assert!(
         f.truth.as_deref().is_some_and(|t| t.contains("no query")),

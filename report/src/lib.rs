@@ -13,7 +13,7 @@
 //! # Examples
 //!
 //! ```
-//! use rootguard_proptests::{Case, Entry, Op, Scenario};
+//! use rootguard_judge::{Case, Entry, Op, Scenario};
 //! use rootguard_report::{Example, Ledger, Sighting, Variants};
 //! use rootguard_triage::{probe, Class, Probe};
 //!

@@ -3,8 +3,8 @@
 
 use std::collections::BTreeSet;
 
-use rootguard_proptests::oracle::parse_root_uri;
-use rootguard_proptests::{substitute_base, Scenario, BASE_PLACEHOLDER};
+use rootguard_judge::oracle::parse_root_uri;
+use rootguard_judge::{substitute_base, Scenario, BASE_PLACEHOLDER};
 
 /// The kinds of character that make the case path's odd name odd: the
 /// suffix a sibling adds to a root's name (`project2`: `digit`), or the
@@ -14,7 +14,7 @@ use rootguard_proptests::{substitute_base, Scenario, BASE_PLACEHOLDER};
 /// # Examples
 ///
 /// ```
-/// use rootguard_proptests::{Case, Op, Scenario};
+/// use rootguard_judge::{Case, Op, Scenario};
 /// use rootguard_report::hostile_marks;
 ///
 /// let s = |path: &str| Scenario {

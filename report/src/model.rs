@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-use rootguard_proptests::Scenario;
+use rootguard_judge::Scenario;
 use rootguard_triage::catalogue::{self, Entry as CatalogueEntry};
 use rootguard_triage::{simplicity, Class, FeatureProbe, Identity, Signature};
 
@@ -176,7 +176,7 @@ pub struct Sighting {
 /// # Examples
 ///
 /// ```
-/// use rootguard_proptests::{Case, Entry, Op, Scenario};
+/// use rootguard_judge::{Case, Entry, Op, Scenario};
 /// use rootguard_report::{Example, Ledger, Sighting, Variants};
 /// use rootguard_triage::{unprobed, Class};
 ///

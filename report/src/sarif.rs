@@ -2,7 +2,7 @@
 //! per defect ID (help = diagnosis and fix), one result per defect,
 //! located at the checker's (or server's) script or program.
 
-use rootguard_proptests::strategies::file_uri;
+use rootguard_judge::strategies::file_uri;
 use serde_json::{json, Value};
 
 use crate::json::defect_json;

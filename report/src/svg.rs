@@ -5,8 +5,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use rootguard_proptests::oracle::parse_root_uri;
-use rootguard_proptests::{substitute_base, Entry, Scenario, BASE_PLACEHOLDER};
+use rootguard_judge::oracle::parse_root_uri;
+use rootguard_judge::{substitute_base, Entry, Scenario, BASE_PLACEHOLDER};
 
 use crate::junit::xml_escape;
 use rootguard_triage::Subject;
@@ -381,7 +381,7 @@ pub fn tree_svg(scenario: &Scenario, id: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rootguard_proptests::{Case, Op};
+    use rootguard_judge::{Case, Op};
 
     #[test]
     fn a_dangling_link_points_at_a_new_target_outside_the_root() {

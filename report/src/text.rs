@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use rootguard_proptests::Entry;
+use rootguard_judge::Entry;
 
 use crate::model::{Defect, Example, Report};
 use rootguard_triage::Need;

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use rootguard_proptests::{Case, Entry, Op, Scenario};
+use rootguard_judge::{Case, Entry, Op, Scenario};
 use rootguard_report::{
     json, report_value, Baseline, Comparison, Example, Ledger, Report, Sighting, Tool, Variants,
 };

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use rootguard_proptests::{Case, Entry, Op, Scenario};
+use rootguard_judge::{Case, Entry, Op, Scenario};
 use rootguard_report::{sarif, Example, Ledger, Message, Report, Sighting, Tool, Variants};
 use rootguard_triage::{probe, unprobed, Class, Feature, Probe};
 use serde_json::Value;

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use rootguard_proptests::oracle::RootUriError;
+use rootguard_judge::oracle::RootUriError;
 
 /// A rule of semantics.md section 1 that a root URI breaks, as the model
 /// oracle's [`RootUriError`] names it.

@@ -6,7 +6,7 @@
 //! defect needs ([`Feature`]) and the [`catalogue`] of stable IDs.
 //!
 //! Everything here is generic over how the harness asks: a closure that
-//! takes a [`Scenario`](rootguard_proptests::Scenario) and says whether
+//! takes a [`Scenario`](rootguard_judge::Scenario) and says whether
 //! the escape still shows. The reports themselves are
 //! `rootguard-report`'s.
 //!
@@ -14,7 +14,7 @@
 //!
 //! ```
 //! use std::sync::atomic::AtomicBool;
-//! use rootguard_proptests::{Case, Entry, Op, Scenario};
+//! use rootguard_judge::{Case, Entry, Op, Scenario};
 //! use rootguard_triage::{catalogue, probe, shrink, Budget, Class, Probe, Seen, Steps};
 //!
 //! // A checker that compares text prefixes lets `{base}/project-old` out.

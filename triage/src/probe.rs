@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::fmt;
 use std::time::{Duration, Instant};
 
-use rootguard_proptests::Scenario;
+use rootguard_judge::Scenario;
 
 use crate::class::Class;
 use crate::feature::Feature;
@@ -141,7 +141,7 @@ pub struct Identity {
 /// # Examples
 ///
 /// ```
-/// use rootguard_proptests::{Case, Entry, Op, Scenario};
+/// use rootguard_judge::{Case, Entry, Op, Scenario};
 /// use rootguard_triage::{unprobed, Class, Feature};
 ///
 /// let s = Scenario {
@@ -186,7 +186,7 @@ pub fn unprobed(scenario: &Scenario, class: Class, observed: &[Feature]) -> Iden
 /// prefix, and nothing else:
 ///
 /// ```
-/// use rootguard_proptests::{Case, Entry, Op, Scenario};
+/// use rootguard_judge::{Case, Entry, Op, Scenario};
 /// use rootguard_triage::{catalogue, probe, Class, Feature, Probe};
 ///
 /// let s = Scenario {
@@ -338,7 +338,7 @@ fn identity(
 
 #[cfg(test)]
 mod tests {
-    use rootguard_proptests::{Case, Entry, Op, Scenario};
+    use rootguard_judge::{Case, Entry, Op, Scenario};
 
     use super::*;
     use crate::catalogue;

@@ -7,7 +7,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use rootguard_proptests::{validate_tree, Entry, PathBytes, Scenario, BASE_PLACEHOLDER};
+use rootguard_judge::{validate_tree, Entry, PathBytes, Scenario, BASE_PLACEHOLDER};
 use unicode_normalization::UnicodeNormalization;
 
 use crate::simplicity::simplicity;
@@ -86,7 +86,7 @@ pub struct Shrunk<T> {
 ///
 /// ```
 /// use std::sync::atomic::AtomicBool;
-/// use rootguard_proptests::{Case, Entry, Op, Scenario};
+/// use rootguard_judge::{Case, Entry, Op, Scenario};
 /// use rootguard_triage::{shrink, Budget, Seen, Steps};
 ///
 /// let found = Scenario {
@@ -554,7 +554,7 @@ fn tree_candidates(s: &Scenario) -> Vec<Scenario> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rootguard_proptests::{Case, Op};
+    use rootguard_judge::{Case, Op};
 
     fn sibling(path: &str) -> Scenario {
         Scenario {

@@ -1,7 +1,7 @@
 //! How simple a scenario reads: what the shrinker lowers and what picks a
 //! defect's example.
 
-use rootguard_proptests::{Entry, Scenario, BASE_PLACEHOLDER};
+use rootguard_judge::{Entry, Scenario, BASE_PLACEHOLDER};
 
 use crate::vary::Subject;
 
@@ -35,7 +35,7 @@ pub struct Simplicity {
 /// # Examples
 ///
 /// ```
-/// use rootguard_proptests::{Case, Op, Scenario};
+/// use rootguard_judge::{Case, Op, Scenario};
 /// use rootguard_triage::simplicity;
 ///
 /// let with = |path: &str| Scenario {

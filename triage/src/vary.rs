@@ -11,11 +11,11 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use rootguard_proptests::oracle::{
+use rootguard_judge::oracle::{
     self, parse_root_uri, realpath, write_target, ModelFs, NodeKind, Outside,
 };
-use rootguard_proptests::strategies::file_uri;
-use rootguard_proptests::{
+use rootguard_judge::strategies::file_uri;
+use rootguard_judge::{
     substitute_base, validate_tree, Entry, Op, PathBytes, Scenario, Truth, BASE_PLACEHOLDER,
 };
 use unicode_normalization::UnicodeNormalization;
@@ -856,7 +856,7 @@ impl Subject {
 /// # Examples
 ///
 /// ```
-/// use rootguard_proptests::{Case, Entry, Op, Scenario};
+/// use rootguard_judge::{Case, Entry, Op, Scenario};
 /// use rootguard_triage::nested;
 ///
 /// let s = Scenario {
@@ -897,7 +897,7 @@ pub fn nested(scenario: &Scenario) -> Option<Scenario> {
 /// # Examples
 ///
 /// ```
-/// use rootguard_proptests::{Case, Entry, Op, Scenario};
+/// use rootguard_judge::{Case, Entry, Op, Scenario};
 /// use rootguard_triage::rehomed;
 ///
 /// let s = Scenario {
@@ -986,7 +986,7 @@ fn nest_once(scenario: &Scenario, dir: &str) -> Option<Scenario> {
 /// oracle's components, joined again).
 fn lexical(path: &[u8]) -> Vec<u8> {
     let mut parts = Vec::new();
-    rootguard_proptests::oracle::lexical_components(path, &mut parts);
+    rootguard_judge::oracle::lexical_components(path, &mut parts);
     if parts.is_empty() {
         return b"/".to_vec();
     }
@@ -1250,7 +1250,7 @@ fn map_entry(e: &Entry, path: &impl Fn(&str) -> String, target: &impl Fn(&str) -
 /// # Examples
 ///
 /// ```
-/// use rootguard_proptests::{Case, Entry, Op, Scenario};
+/// use rootguard_judge::{Case, Entry, Op, Scenario};
 /// use rootguard_triage::rename_component;
 ///
 /// let s = Scenario {
@@ -1294,7 +1294,7 @@ pub fn rename_component(s: &Scenario, from: &str, to: &str, in_roots: bool) -> O
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rootguard_proptests::Case;
+    use rootguard_judge::Case;
 
     fn scenario(tree: Vec<Entry>, roots: &[&str], path: &str, op: Op) -> Scenario {
         Scenario {

@@ -3,7 +3,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use rootguard_proptests::Document;
+use rootguard_judge::Document;
 
 use crate::HarnessError;
 
@@ -53,7 +53,7 @@ pub const BUNDLED: &[(&str, &str)] = &[
         include_str!("../corpus/scenarios/write-edge.json"),
     ),
     (
-        "proptests/tests/scenarios/hostile.json",
+        "judge/tests/scenarios/hostile.json",
         include_str!("../data/hostile.json"),
     ),
 ];

@@ -2,9 +2,9 @@
 //! kernel on the materialized tree (semantics.md section 3), and the class
 //! of the answer.
 
-use rootguard_proptests::oracle::{self, parse_root_uri, ModelFs, Outside};
-use rootguard_proptests::strategies::file_uri;
-use rootguard_proptests::{kernel, Judgement, Materialized, Op, PathBytes, Scenario, Truth};
+use rootguard_judge::oracle::{self, parse_root_uri, ModelFs, Outside};
+use rootguard_judge::strategies::file_uri;
+use rootguard_judge::{kernel, Judgement, Materialized, Op, PathBytes, Scenario, Truth};
 
 use crate::checker::{Checker, Reply, Request};
 use crate::HarnessError;

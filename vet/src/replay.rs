@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use rootguard_proptests::{Materialized, Scenario, Truth};
+use rootguard_judge::{Materialized, Scenario, Truth};
 
 use crate::checker::{Checker, Reply};
 use crate::corpus::Source;

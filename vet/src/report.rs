@@ -2,7 +2,7 @@
 //! for a person, JSON, SARIF 2.1.0, JUnit XML and an HTML page for
 //! machines and reviewers; and each defect's minimal scenario as a file.
 
-use rootguard_proptests::{Document, Scenario};
+use rootguard_judge::{Document, Scenario};
 use rootguard_report::{self as shared, Defect, Ledger, Sighting, Tool, Variants};
 use serde_json::json;
 
@@ -160,7 +160,7 @@ fn document(scenario: &Scenario, name: &str) -> Document {
     let mut scenario = scenario.clone();
     scenario.name = name.to_owned();
     Document {
-        version: rootguard_proptests::FORMAT_VERSION,
+        version: rootguard_judge::FORMAT_VERSION,
         scenarios: vec![scenario],
     }
 }

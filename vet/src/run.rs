@@ -8,8 +8,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rootguard_proptests::gen::{combination, covering_array, systematic, Feature, Generator};
-use rootguard_proptests::{Materialized, Scenario};
+use rootguard_judge::gen::{combination, covering_array, systematic, Feature, Generator};
+use rootguard_judge::{Materialized, Scenario};
 
 use rootguard_report::Defect;
 

@@ -4,7 +4,7 @@
 
 use std::sync::atomic::AtomicBool;
 
-use rootguard_proptests::{Materialized, PathBytes, Scenario, Truth, BASE_PLACEHOLDER};
+use rootguard_judge::{Materialized, PathBytes, Scenario, Truth, BASE_PLACEHOLDER};
 pub use rootguard_triage::{Budget, MAX_ATTEMPTS};
 use rootguard_triage::{Seen, Steps};
 

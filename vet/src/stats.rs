@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-use rootguard_proptests::gen::{Feature, Triple};
+use rootguard_judge::gen::{Feature, Triple};
 
 /// The strategy that made a scenario.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -13,7 +13,7 @@ pub enum Strategy {
     /// The bundled conformance corpus and `--corpus` files.
     Corpus,
     /// The systematic phase: the same list at every seed
-    /// ([`rootguard_proptests::gen::systematic`]).
+    /// ([`rootguard_judge::gen::systematic`]).
     Systematic,
     /// The 3-way covering array over the features, with its ladders.
     Covering,
@@ -106,7 +106,7 @@ impl Stats {
                     self.strategies.get(s).copied().unwrap_or_default(),
                 )
             })
-            .chain(rootguard_proptests::gen::FEATURES.iter().map(|f| {
+            .chain(rootguard_judge::gen::FEATURES.iter().map(|f| {
                 (
                     format!("  {f}"),
                     self.features.get(f).copied().unwrap_or_default(),
@@ -121,12 +121,12 @@ impl Stats {
         out.push_str(&format!(
             "systematic phase: {} of {} items asked\n",
             self.systematic.len(),
-            rootguard_proptests::gen::systematic().len()
+            rootguard_judge::gen::systematic().len()
         ));
         out.push_str(&format!(
             "covering array: {} of {} triples asked\n",
             self.triples.len(),
-            rootguard_proptests::gen::covering_array().len()
+            rootguard_judge::gen::covering_array().len()
         ));
         out
     }

@@ -3,7 +3,7 @@
 //! links, sibling and case-variant names, separators in disguise, hostile
 //! spellings of roots).
 
-use rootguard_proptests::{Case, Entry, Op, PathBytes, Scenario, BASE_PLACEHOLDER};
+use rootguard_judge::{Case, Entry, Op, PathBytes, Scenario, BASE_PLACEHOLDER};
 
 /// A small deterministic chooser (splitmix64), seeded from the run's seed.
 #[derive(Debug, Clone)]

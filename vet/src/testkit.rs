@@ -26,7 +26,7 @@ where
     fn ask(&mut self, request: &Request) -> Result<Reply, HarnessError> {
         let roots: Vec<&str> = request.roots.iter().map(String::as_str).collect();
         let path = Path::new(OsStr::from_bytes(request.path.as_bytes()));
-        let op = rootguard_proptests::bridge::core_op(request.op);
+        let op = rootguard_judge::bridge::core_op(request.op);
         Ok(
             match catch_unwind(AssertUnwindSafe(|| (self.0)(&roots, path, op))) {
                 Ok(answer) => Reply::Answer(answer),

@@ -8,7 +8,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use rootguard_proptests::{Scenario, Truth};
+use rootguard_judge::{Scenario, Truth};
 use rootguard_report::{hostile_marks, Defect, Example, Ledger, Sighting, Variants};
 use rootguard_triage::{catalogue, probe, simplicity, unprobed, Feature, Identity, Probe};
 

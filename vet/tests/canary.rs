@@ -4,7 +4,7 @@
 use std::fs;
 use std::time::Duration;
 
-use rootguard_proptests::Document;
+use rootguard_judge::Document;
 use rootguard_vet::corpus::Source;
 use rootguard_vet::{vet_fn, Answer, Class, Options};
 

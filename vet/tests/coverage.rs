@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use rootguard_proptests::gen::{covering_array, FEATURES};
+use rootguard_judge::gen::{covering_array, FEATURES};
 use rootguard_vet::{vet_fn, Answer, Options, STRATEGIES};
 
 #[test]

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use rootguard_proptests::Scenario;
+use rootguard_judge::Scenario;
 use rootguard_vet::{vet_jobs, Answer, Checker, HarnessError, Options, Reply, Report, Request};
 
 /// A text-prefix compare of the path with each root's path (the classic

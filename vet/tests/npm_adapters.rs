@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use rootguard_proptests::{Entry, Op};
+use rootguard_judge::{Entry, Op};
 use rootguard_testsupport::{npm, Spawned};
 use rootguard_vet::corpus::load_file;
 use rootguard_vet::{vet, Class, Finding, Options, ProcessChecker, Report};

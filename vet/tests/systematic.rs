@@ -9,7 +9,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::time::Duration;
 
-use rootguard_proptests::gen::systematic;
+use rootguard_judge::gen::systematic;
 use rootguard_vet::{vet_fn, Answer, Class, Options, Report, Shard, Strategy};
 
 fn sound(roots: &[&str], path: &Path, op: rootguard::Op) -> Answer {

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use rootguard_proptests::{kernel, Case, Op, Truth};
+use rootguard_judge::{kernel, Case, Op, Truth};
 
 use super::draw::{GENERATED_ROOT, INSIDE_FILE};
 use super::{call, excerpt, session_error_kind, At, Finding, Live, Sighting};

@@ -3,7 +3,7 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use rootguard_proptests::{Case, Entry, Scenario};
+use rootguard_judge::{Case, Entry, Scenario};
 
 use super::launch::{Launcher, Server};
 use super::{token, Attempt, Options, Outcome, Report};

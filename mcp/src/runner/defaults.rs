@@ -10,7 +10,7 @@ use std::fs;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use rootguard_proptests::{Case, Entry, Op};
+use rootguard_judge::{Case, Entry, Op};
 
 use super::{
     call, excerpt, At, Attempt, Context, Finding, Kind, Live, Mode, Phase, Sighting, Started, HOME,

@@ -15,8 +15,8 @@
 use std::collections::BTreeSet;
 
 use proptest::prelude::*;
-use rootguard_proptests::gen::{entry_name, Generator, TreeSpec, Variant};
-use rootguard_proptests::{kernel, Case, Entry, Op, PathBytes, Scenario};
+use rootguard_judge::gen::{entry_name, Generator, TreeSpec, Variant};
+use rootguard_judge::{kernel, Case, Entry, Op, PathBytes, Scenario};
 
 /// The root every generated scenario lists first, relative to the base.
 pub const GENERATED_ROOT: &str = "project";
@@ -219,7 +219,7 @@ pub(super) fn draw(generator: &mut Generator, token: &str, number: usize) -> Sce
             });
         }
     }
-    let names = rootguard_proptests::gen::TreeNames::of(&tree);
+    let names = rootguard_judge::gen::TreeNames::of(&tree);
     let count = generator.draw(&(1usize..=6));
     let mut cases: Vec<Case> = (0..count)
         .map(|_| generator.case().render(&names))

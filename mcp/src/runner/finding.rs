@@ -1,6 +1,6 @@
 //! Findings: what one attack or check showed, and how a sighting becomes one.
 
-use rootguard_proptests::{Judgement, Materialized, Scenario};
+use rootguard_judge::{Judgement, Materialized, Scenario};
 use rootguard_triage::Identity;
 use serde_json::Value;
 

@@ -9,8 +9,8 @@
 use std::collections::BTreeSet;
 use std::time::Instant;
 
-use rootguard_proptests::gen::Generator;
-use rootguard_proptests::{Case, Op, Scenario};
+use rootguard_judge::gen::Generator;
+use rootguard_judge::{Case, Op, Scenario};
 use rootguard_triage::{probe, Probe};
 
 use super::call::{Call, Seen};
@@ -26,7 +26,7 @@ fn outside(f: &Finding) -> bool {
         .cases
         .first()
         .and_then(|c| c.expect)
-        .is_some_and(|e| e == rootguard_proptests::Expect::Outside)
+        .is_some_and(|e| e == rootguard_judge::Expect::Outside)
 }
 
 /// What the phase did in one mode.

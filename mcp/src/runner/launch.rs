@@ -11,7 +11,7 @@ use std::fs;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use rootguard_proptests::{MaterializeError, Materialized, Scenario};
+use rootguard_judge::{MaterializeError, Materialized, Scenario};
 use serde_json::{json, Value};
 
 use super::{session_error_kind, At, Finding, Mode, Options, Sighting, HOME};

@@ -11,7 +11,7 @@
 
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use rootguard_proptests::{Entry, Truth};
+use rootguard_judge::{Entry, Truth};
 use serde_json::{json, Value};
 
 use crate::attacks::TOKEN;

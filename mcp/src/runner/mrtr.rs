@@ -16,7 +16,7 @@
 //! Each runs on a fresh server (the command line names `a` and `b`), so a
 //! finding is one session.
 
-use rootguard_proptests::{kernel, Case, Op};
+use rootguard_judge::{kernel, Case, Op};
 use serde_json::json;
 
 use super::{

@@ -76,8 +76,8 @@ pub struct Options {
     /// `/tmp`). `rootguard mcp` gives `/var/tmp` unless `--base-dir` says
     /// otherwise.
     ///
-    /// [`Materialized::new_in`]: rootguard_proptests::Materialized::new_in
-    /// [`Materialized::new`]: rootguard_proptests::Materialized::new
+    /// [`Materialized::new_in`]: rootguard_judge::Materialized::new_in
+    /// [`Materialized::new`]: rootguard_judge::Materialized::new
     pub base_dir: Option<PathBuf>,
 }
 

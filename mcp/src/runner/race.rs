@@ -22,7 +22,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use rootguard_proptests::{Case, Entry, Op};
+use rootguard_judge::{Case, Entry, Op};
 use rustix::fs::{renameat, renameat_with, Mode as FileMode, OFlags, RenameFlags};
 use rustix::io::Errno;
 

@@ -7,7 +7,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use rootguard_proptests::{Document, Scenario};
+use rootguard_judge::{Document, Scenario};
 use serde_json::Value;
 
 use super::call::{Call, Seen};
@@ -74,7 +74,7 @@ fn exchange_beside(file: &Path) -> PathBuf {
 /// The run token in the scenario's canaries (`CANARY-<token>`).
 fn token_of(scenario: &Scenario) -> Option<String> {
     scenario.tree.iter().find_map(|e| match e {
-        rootguard_proptests::Entry::File {
+        rootguard_judge::Entry::File {
             content: Some(c), ..
         } => c
             .strip_prefix("CANARY-")

@@ -6,7 +6,7 @@
 use std::fs;
 use std::time::Duration;
 
-use rootguard_proptests::{kernel, Case, Judgement, Op};
+use rootguard_judge::{kernel, Case, Judgement, Op};
 use serde_json::json;
 
 use super::{

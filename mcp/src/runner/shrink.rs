@@ -3,7 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rootguard_proptests::{Entry, Scenario, Truth};
+use rootguard_judge::{Entry, Scenario, Truth};
 use rootguard_triage::{probe, shrink_found, Budget, Found, Probe, Seen, Steps, Subject};
 
 use super::Attempt;

@@ -2,7 +2,7 @@
 //! ([`Baseline`]), then each attack ([`Table`]), on one server while the
 //! roots and the mode stay; each escape shrunk and probed (`shrink`).
 
-use rootguard_proptests::{kernel, Case, Entry, Op, Scenario};
+use rootguard_judge::{kernel, Case, Entry, Op, Scenario};
 
 use super::call::{Call, Seen, Spotted};
 use super::shrink;

@@ -1,6 +1,6 @@
 //! A checker's verdict, as a well-formed response carries it.
 
-use rootguard_proptests::PathBytes;
+use rootguard_judge::PathBytes;
 
 /// A checker's verdict on one request.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -66,8 +66,8 @@ impl ProcessChecker {
                 reason: "no checker command was given; put it after `--`".to_owned(),
             });
         }
-        let parent = rootguard_proptests::clean_temp_parent()
-            .map_err(|e| HarnessError::Io(e.to_string()))?;
+        let parent =
+            rootguard_judge::clean_temp_parent().map_err(|e| HarnessError::Io(e.to_string()))?;
         let workdir = tempfile::Builder::new()
             .prefix(crate::TEMP_PREFIX)
             .tempdir_in(parent)

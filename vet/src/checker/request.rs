@@ -1,6 +1,6 @@
 //! What the harness sends: one query, one JSON line.
 
-use rootguard_proptests::{write_json_string, Op, PathBytes};
+use rootguard_judge::{write_json_string, Op, PathBytes};
 
 /// One query, as sent to a checker.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,7 +24,7 @@ impl Request {
     /// # Examples
     ///
     /// ```
-    /// use rootguard_proptests::Op;
+    /// use rootguard_judge::Op;
     /// use rootguard_vet::checker::Request;
     ///
     /// let r = Request { id: 1, roots: vec!["file:///p".into()], path: b"/p/\xff\n".to_vec().into(), op: Op::Read };

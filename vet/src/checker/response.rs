@@ -1,7 +1,7 @@
 //! Reading one response line: a JSON object with the request's `id` and a
 //! boolean `allowed`, or the reason it is a protocol error.
 
-use rootguard_proptests::PathBytes;
+use rootguard_judge::PathBytes;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Defects at every seed: vets every flawed example checker (examples/checkers/)
+# at seeds 1..5 with the same budget, and prints a Markdown table of the
+# failing defect IDs each seed named, and whether every seed named the same.
+# A baseline taken at one seed holds at another only when they agree.
+#
+#   bash benches/seed-stability.sh                 # --budget 10, seeds 1..5
+#   BUDGET=5 SEEDS="1 2 3" bash benches/seed-stability.sh
+#   ROOTGUARD=target/debug/rootguard bash benches/seed-stability.sh   # a build you have
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+budget=${BUDGET:-10}
+seeds=${SEEDS:-1 2 3 4 5}
+if [ -z "${ROOTGUARD:-}" ]; then
+  cargo build --quiet --release -p rootguard-cli --manifest-path "$here/Cargo.toml" || exit 2
+fi
+cargo build --quiet --release --manifest-path "$here/examples/checkers/rust/Cargo.toml" || exit 2
+rootguard=${ROOTGUARD:-${CARGO_TARGET_DIR:-$here/target}/release/rootguard}
+rustbin=$here/examples/checkers/rust/target/release
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+checkers=()
+for f in "$here"/examples/checkers/python/*.py; do
+  [ "$(basename "$f")" = sound.py ] || checkers+=("python/$(basename "$f")|python3 $f")
+done
+for f in "$here"/examples/checkers/node/*.js; do
+  [ "$(basename "$f")" = sound.js ] || checkers+=("node/$(basename "$f")|node $f")
+done
+for f in clean_before_resolve dangling_write uri_any_host; do
+  checkers+=("rust/src/bin/$f.rs|$rustbin/$f")
+done
+
+echo "| checker | failing defect IDs (seed ${seeds%% *}) | seeds that named the same |"
+echo "|---|---|---|"
+same_everywhere=0
+for entry in "${checkers[@]}"; do
+  name=${entry%%|*}
+  read -r -a cmd <<<"${entry#*|}"
+  : >"$tmp/ids"
+  for seed in $seeds; do
+    "$rootguard" vet --jobs 1 --seed "$seed" --budget "$budget" \
+      --json "$tmp/report.json" -- "${cmd[@]}" >/dev/null 2>&1
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(" ".join(sorted(d["id"] for d in r["defects"] if d["fails"])) or "none")' \
+      "$tmp/report.json" >>"$tmp/ids" 2>/dev/null || echo "no report" >>"$tmp/ids"
+  done
+  python3 - "$name" "$tmp/ids" <<'PY'
+import sys
+name, lines = sys.argv[1], open(sys.argv[2]).read().splitlines()
+first = lines[0]
+same = sum(1 for l in lines if l == first)
+ids = ", ".join(f"`{i}`" for i in first.split()) if first not in ("none", "no report") else first
+others = sorted(set(l for l in lines if l != first))
+note = "" if not others else " (others: " + "; ".join(others) + ")"
+print(f"| `{name}` | {ids} | {same} of {len(lines)}{note} |")
+PY
+done
