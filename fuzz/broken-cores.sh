@@ -14,7 +14,7 @@
 #             coverage counters), or both (run side by side, one core each)
 # Exits 1 if some core was never caught, 2 on a usage or build error.
 # FUZZ_TOOLCHAIN=nightly builds with nightly, as campaign.sh does.
-# Results: README.md, "Speed", session 5.
+# Results: fuzz/README.md, "Does it still catch a broken core?".
 set -uo pipefail
 cd "$(dirname "$0")" || exit 2
 # shellcheck source=fuzz/targets.sh
