@@ -4,6 +4,7 @@
 //! It knows nothing of the `rootguard` crate; it is the judge that crate is
 //! checked against.
 
+mod base_bound;
 mod judge;
 mod lexical;
 mod model_fs;
@@ -11,6 +12,7 @@ mod resolve;
 mod uri;
 
 // The fuzz fast path (feature `arbitrary`) shares judge()'s verdict.
+pub use base_bound::target_stays_in_base;
 #[cfg(feature = "arbitrary")]
 pub(crate) use judge::verdict;
 pub use judge::{judge, judge_scenario};

@@ -16,7 +16,6 @@ use rootguard_triage::{probe, Probe};
 use super::call::{Call, Seen};
 use super::draw::{callable, draw, INSIDE_FILE};
 use super::launch::Server;
-use super::shrink::stays_in_base;
 use super::{At, Context, Finding, Mode, Outcome, Phase, Started};
 use crate::{HarnessError, Kind};
 
@@ -313,7 +312,7 @@ impl Generative {
             if cx.stopped() {
                 return Ok(Probe::Inconclusive("interrupted".into()));
             }
-            if !stays_in_base(variant) {
+            if !variant.stays_in_base() {
                 return Ok(Probe::Inconclusive(
                     "it would reach outside the temp base".into(),
                 ));

@@ -3,8 +3,8 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use rootguard_judge::{Entry, Scenario, Truth};
-use rootguard_triage::{probe, shrink_found, Budget, Found, Probe, Seen, Steps, Subject};
+use rootguard_judge::{Scenario, Truth};
+use rootguard_triage::{probe, shrink_found, Budget, Found, Probe, Seen, Steps};
 
 use super::Attempt;
 use crate::attacks::ROOT;
@@ -27,7 +27,7 @@ pub(super) fn identify(
         if interrupted.load(Ordering::Relaxed) {
             return Ok(Probe::Inconclusive("interrupted".into()));
         }
-        if !stays_in_base(variant) {
+        if !variant.stays_in_base() {
             return Ok(Probe::Inconclusive(
                 "it would reach outside the temp base".into(),
             ));
@@ -100,19 +100,4 @@ pub(super) fn shrink(
         f.shrunk = true;
     }
     Ok(best)
-}
-
-/// Whether every link of `scenario` and its case stay in the base (a
-/// probe never lets a server loose outside the temp base).
-pub(super) fn stays_in_base(scenario: &Scenario) -> bool {
-    let subject = Subject::new(scenario);
-    let inside = |text: &str| text.starts_with("{base}/") && !text.split('/').any(|c| c == "..");
-    subject.target().is_some_and(|t| inside(&t))
-        && scenario.tree.iter().all(|e| match e {
-            Entry::Symlink { target, .. } => {
-                let target = target.to_string_lossy();
-                inside(&target) || (!target.starts_with('/') && !target.contains(".."))
-            }
-            _ => true,
-        })
 }
