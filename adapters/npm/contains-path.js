@@ -22,22 +22,9 @@
 'use strict';
 
 const path = require('path');
-const url = require('url');
-const { serve, packageDir } = require('./protocol.js');
+const { serve, packageDir, rootPaths } = require('./protocol.js');
 
 const { dir, version, pkg } = packageDir('contains-path', 'CONTAINS_PATH_DIR');
-
-function rootPaths(roots) {
-  const out = [];
-  for (const uri of roots) {
-    try {
-      out.push(url.fileURLToPath(uri));
-    } catch {
-      // ignored, as `catch {}` around fileURLToPath does in a typical server
-    }
-  }
-  return out;
-}
 
 const containsPath = require(path.join(dir, pkg.main || 'index.js'));
 process.stderr.write(`contains-path ${version} from ${dir}\n`);

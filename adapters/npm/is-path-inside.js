@@ -25,28 +25,14 @@
 'use strict';
 
 const path = require('path');
-const url = require('url');
-const { serve, packageDir } = require('./protocol.js');
+const { serve, packageDir, rootPaths, importPackage } = require('./protocol.js');
 
 const { dir, version, pkg } = packageDir('is-path-inside', 'IS_PATH_INSIDE_DIR');
 const allowRootItself = process.env.ADAPTER_ALLOW_ROOT_ITSELF === '1';
 
-function rootPaths(roots) {
-  const out = [];
-  for (const uri of roots) {
-    try {
-      out.push(url.fileURLToPath(uri));
-    } catch {
-      // ignored, as `catch {}` around fileURLToPath does in a typical server
-    }
-  }
-  return out;
-}
-
 (async () => {
   // v4 is ESM ("exports": "./index.js"); v3 and older are CommonJS ("main").
-  const entry = typeof pkg.exports === 'string' ? pkg.exports : pkg.main || 'index.js';
-  const mod = await import(url.pathToFileURL(path.join(dir, entry)).href);
+  const mod = await importPackage(dir, pkg);
   const isPathInside = mod.default || mod;
   process.stderr.write(`is-path-inside ${version} from ${dir}\n`);
   serve(async ({ roots, path: requested }) => {

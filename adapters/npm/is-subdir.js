@@ -20,28 +20,13 @@
 // up on disk: the package never says it resolves links.
 'use strict';
 
-const path = require('path');
-const url = require('url');
-const { serve, packageDir } = require('./protocol.js');
+const { serve, packageDir, rootPaths, importPackage } = require('./protocol.js');
 
 const { dir, version, pkg } = packageDir('is-subdir', 'IS_SUBDIR_DIR');
 
-function rootPaths(roots) {
-  const out = [];
-  for (const uri of roots) {
-    try {
-      out.push(url.fileURLToPath(uri));
-    } catch {
-      // ignored, as `catch {}` around fileURLToPath does in a typical server
-    }
-  }
-  return out;
-}
-
 (async () => {
   // 2.x is ESM with a named export; 1.x is CommonJS exporting the function.
-  const entry = typeof pkg.exports === 'string' ? pkg.exports : pkg.main || 'index.js';
-  const mod = await import(url.pathToFileURL(path.join(dir, entry)).href);
+  const mod = await importPackage(dir, pkg);
   const isSubdir = mod.isSubdir || mod.default || mod;
   process.stderr.write(`is-subdir ${version} from ${dir}\n`);
   serve(async ({ roots, path: requested }) => {

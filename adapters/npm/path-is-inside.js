@@ -21,27 +21,13 @@
 'use strict';
 
 const path = require('path');
-const url = require('url');
-const { serve, packageDir } = require('./protocol.js');
+const { serve, packageDir, rootPaths, importPackage } = require('./protocol.js');
 
 const { dir, version, pkg } = packageDir('path-is-inside', 'PATH_IS_INSIDE_DIR');
 const raw = process.env.ADAPTER_RAW_PATH === '1';
 
-function rootPaths(roots) {
-  const out = [];
-  for (const uri of roots) {
-    try {
-      out.push(url.fileURLToPath(uri));
-    } catch {
-      // ignored, as `catch {}` around fileURLToPath does in a typical server
-    }
-  }
-  return out;
-}
-
 (async () => {
-  const entry = typeof pkg.exports === 'string' ? pkg.exports : pkg.main || 'index.js';
-  const mod = await import(url.pathToFileURL(path.join(dir, entry)).href);
+  const mod = await importPackage(dir, pkg);
   const pathIsInside = mod.default || mod;
   process.stderr.write(`path-is-inside ${version} from ${dir}${raw ? ' (raw paths)' : ''}\n`);
   serve(async ({ roots, path: requested }) => {

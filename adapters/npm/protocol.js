@@ -140,4 +140,33 @@ function packageDir(name, envName) {
   return { dir: chosen, version: pkg.version, pkg };
 }
 
-module.exports = { serve, packageDir };
+/**
+ * Each root URI as a path, by `url.fileURLToPath`, as a typical server
+ * converts them; a root it throws on is left out (that conversion is the
+ * adapter's, not the package's).
+ */
+function rootPaths(roots) {
+  const url = require('url');
+  const out = [];
+  for (const uri of roots) {
+    try {
+      out.push(url.fileURLToPath(uri));
+    } catch {
+      // ignored, as `catch {}` around fileURLToPath does in a typical server
+    }
+  }
+  return out;
+}
+
+/**
+ * The package's module, ESM or CommonJS: its string `exports` entry, else
+ * its `main`, else index.js, loaded with `import()`.
+ */
+async function importPackage(dir, pkg) {
+  const path = require('path');
+  const url = require('url');
+  const entry = typeof pkg.exports === 'string' ? pkg.exports : pkg.main || 'index.js';
+  return import(url.pathToFileURL(path.join(dir, entry)).href);
+}
+
+module.exports = { serve, packageDir, rootPaths, importPackage };

@@ -26,22 +26,9 @@
 'use strict';
 
 const path = require('path');
-const url = require('url');
-const { serve, packageDir } = require('./protocol.js');
+const { serve, packageDir, rootPaths } = require('./protocol.js');
 
 const { dir, version, pkg } = packageDir('resolve-path', 'RESOLVE_PATH_DIR');
-
-function rootPaths(roots) {
-  const out = [];
-  for (const uri of roots) {
-    try {
-      out.push(url.fileURLToPath(uri));
-    } catch {
-      // ignored, as `catch {}` around fileURLToPath does in a typical server
-    }
-  }
-  return out;
-}
 
 function relativePart(requested, root) {
   const base = root.replace(/\/+$/, '');
