@@ -12,25 +12,8 @@ set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 budget=${BUDGET:-30}
 seeds=${SEEDS:-1 2 3 4 5}
-if [ -z "${ROOTGUARD:-}" ]; then
-  cargo build --quiet --release -p rootguard-cli --manifest-path "$here/Cargo.toml" || exit 2
-fi
-cargo build --quiet --release --manifest-path "$here/examples/checkers/rust/Cargo.toml" || exit 2
-rootguard=${ROOTGUARD:-${CARGO_TARGET_DIR:-$here/target}/release/rootguard}
-rustbin=$here/examples/checkers/rust/target/release
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-checkers=()
-for f in "$here"/examples/checkers/python/*.py; do
-  [ "$(basename "$f")" = sound.py ] || checkers+=("python/$(basename "$f")|python3 $f")
-done
-for f in "$here"/examples/checkers/node/*.js; do
-  [ "$(basename "$f")" = sound.js ] || checkers+=("node/$(basename "$f")|node $f")
-done
-for f in clean_before_resolve dangling_write uri_any_host; do
-  checkers+=("rust/src/bin/$f.rs|$rustbin/$f")
-done
+# shellcheck source=benches/flawed-checkers.sh
+source "$here/benches/flawed-checkers.sh"
 
 echo "| checker | median (s) | worst (s) | seeds that saw an escape |"
 echo "|---|---|---|---|"
