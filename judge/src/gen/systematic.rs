@@ -21,6 +21,7 @@
 //! a driver records the names it asked, so a test can hold every run to
 //! the whole list.
 
+use super::Variant;
 use crate::{Case, Entry, Op, PathBytes, Scenario, BASE_PLACEHOLDER};
 
 /// The most cases one item's scenario carries; a longer family is split
@@ -282,20 +283,14 @@ fn name_families() -> Vec<(&'static str, &'static str, Vec<PathBytes>)> {
     let nfd = UNICODE_ROOT.replace('é', "e\u{301}");
     for name in [
         nfd,
-        UNICODE_ROOT.to_uppercase(),
+        variant(Variant::Upper, UNICODE_ROOT),
         UNICODE_ROOT.to_lowercase(),
         UNICODE_ROOT.replace('ß', "ss"),
         UNICODE_ROOT.replace('ß', "SS"),
         UNICODE_ROOT.replace('i', "ı"),
         UNICODE_ROOT.replace('i', "İ"),
         UNICODE_ROOT.replace('C', "Ｃ"),
-        UNICODE_ROOT
-            .chars()
-            .map(|c| match c {
-                '!'..='~' => char::from_u32(c as u32 - 0x21 + 0xFF01).unwrap_or(c),
-                _ => c,
-            })
-            .collect(),
+        variant(Variant::Fullwidth, UNICODE_ROOT),
         UNICODE_ROOT.replace('é', "e"),
         UNICODE_ROOT.replace('-', "\u{2010}"),
         format!("{UNICODE_ROOT}\u{200B}"),
@@ -304,8 +299,13 @@ fn name_families() -> Vec<(&'static str, &'static str, Vec<PathBytes>)> {
         push_unique(&mut unicode, name, UNICODE_ROOT);
     }
     let mut case_variants: Vec<PathBytes> = Vec::new();
-    for name in ["PROJECT", "Project", "projecT", "pRoJeCt"] {
-        push_unique(&mut case_variants, name.to_owned(), ROOT);
+    for name in [
+        variant(Variant::Upper, ROOT),
+        variant(Variant::Capitalized, ROOT),
+        "projecT".to_owned(),
+        "pRoJeCt".to_owned(),
+    ] {
+        push_unique(&mut case_variants, name, ROOT);
     }
     vec![
         ("name-suffix-byte", ROOT, suffixes),
@@ -315,6 +315,11 @@ fn name_families() -> Vec<(&'static str, &'static str, Vec<PathBytes>)> {
         ("name-case", ROOT, case_variants),
         ("name-unicode", UNICODE_ROOT, unicode),
     ]
+}
+
+/// The generators' own `variant` of a name that is text.
+fn variant(variant: Variant, name: &str) -> String {
+    String::from_utf8_lossy(&variant.apply(name.as_bytes())).into_owned()
 }
 
 /// Adds `name` unless it is the root's own, a `.` or `..`, holds a `/`,
