@@ -203,13 +203,13 @@ impl Comparison {
                 .ids
                 .iter()
                 .filter(|id| !ids.contains(id.as_str()))
-                .filter(|id| !covered_by(baseline, report, id))
+                .filter(|id| !covered_by(baseline, &ids, id))
                 .cloned()
                 .collect(),
             known: baseline
                 .ids
                 .iter()
-                .filter(|id| ids.contains(id.as_str()) || covered_by(baseline, report, id))
+                .filter(|id| ids.contains(id.as_str()) || covered_by(baseline, &ids, id))
                 .cloned()
                 .collect(),
         }
@@ -250,16 +250,11 @@ impl Comparison {
 }
 
 /// Whether baseline defect `id`, which covered some IDs in the baseline,
-/// lives on in `report` as a defect that has or covers one of those
+/// lives on in a report whose defects have or cover `now`
 /// (`RG-ROOT-URI-AS-TEXT` then, one rule's own ID now, or the reverse).
-fn covered_by(baseline: &Baseline, report: &Report, id: &str) -> bool {
-    let now: BTreeSet<&str> = report
-        .defects
-        .iter()
-        .flat_map(|d| std::iter::once(d.id()).chain(d.covers.iter().map(String::as_str)))
-        .collect();
+fn covered_by(baseline: &Baseline, now: &BTreeSet<String>, id: &str) -> bool {
     // A baseline that merged rules kept their IDs in `covered`; one of
     // them seen now means the merged defect is not gone.
     id == rootguard_triage::catalogue::ROOT_URI_AS_TEXT
-        && baseline.covered.iter().any(|c| now.contains(c.as_str()))
+        && baseline.covered.iter().any(|c| now.contains(c))
 }

@@ -145,6 +145,16 @@ pub struct Defect {
 }
 
 impl Defect {
+    /// Counts `hits` more sightings as `seen_as` (`class: features`),
+    /// keeping at most 16 distinct ones.
+    fn seen_as(&mut self, seen_as: String, hits: u64) {
+        if let Some(at) = self.sightings.iter().position(|(s, _)| *s == seen_as) {
+            self.sightings[at].1 += hits;
+        } else if self.sightings.len() < 16 {
+            self.sightings.push((seen_as, hits));
+        }
+    }
+
     /// The ID, e.g. `RG-PREFIX-SIBLING`.
     pub fn id(&self) -> &str {
         &self.entry.id
@@ -233,12 +243,7 @@ impl Ledger {
             probe_time: Duration::ZERO,
             covers: Vec::new(),
         });
-        let seen_as = identity.signature.to_string();
-        if let Some(at) = defect.sightings.iter().position(|(s, _)| *s == seen_as) {
-            defect.sightings[at].1 += hits;
-        } else if defect.sightings.len() < 16 {
-            defect.sightings.push((seen_as, hits));
-        }
+        defect.seen_as(identity.signature.to_string(), hits);
         defect.hits += hits;
         if seen.severity_rank() < defect.class.severity_rank() {
             defect.class = seen;
@@ -310,11 +315,7 @@ fn merge_root_rules(rules: Vec<Defect>) -> Defect {
             merged.class = other.class;
         }
         for (seen_as, hits) in other.sightings {
-            if let Some(at) = merged.sightings.iter().position(|(s, _)| *s == seen_as) {
-                merged.sightings[at].1 += hits;
-            } else if merged.sightings.len() < 16 {
-                merged.sightings.push((seen_as, hits));
-            }
+            merged.seen_as(seen_as, hits);
         }
     }
     merged.entry = catalogue::root_uri_as_text(&ignored);
