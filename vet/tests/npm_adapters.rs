@@ -26,7 +26,10 @@ use std::time::Duration;
 use rootguard_judge::{Entry, Op};
 use rootguard_testsupport::{npm, Spawned};
 use rootguard_vet::corpus::load_file;
-use rootguard_vet::{vet, Class, Finding, Options, ProcessChecker, Report};
+use rootguard_vet::{Class, Finding, Options, Report};
+
+mod common;
+use common::{repo, vet_adapter};
 
 const SEED: u64 = 1;
 /// The queries of a full run: a count, so a loaded machine asks the same.
@@ -34,13 +37,6 @@ const QUERIES: u64 = 30_000;
 /// Far past what those queries take: only a hang guard.
 const BUDGET: Duration = Duration::from_secs(600);
 const SERVER: &str = "@modelcontextprotocol/server-filesystem";
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .canonicalize()
-        .expect("the repository root")
-}
 
 /// How one run goes: the bundled corpus and random scenarios, or one scenario file alone.
 enum Run<'a> {
@@ -61,7 +57,6 @@ fn adapter(script: &str, package: &Path, env: &[(&str, &str)]) -> Vec<OsString> 
 }
 
 fn run(label: &str, command: Vec<OsString>, how: Run<'_>) -> Report {
-    let mut checker = ProcessChecker::start(command, Duration::from_secs(2)).unwrap();
     let options = match how {
         Run::Full => Options {
             budget: BUDGET,
@@ -79,16 +74,7 @@ fn run(label: &str, command: Vec<OsString>, how: Run<'_>) -> Report {
             ..Options::default()
         },
     };
-    let report = vet(&mut checker, &options).unwrap();
-    eprintln!(
-        "---- {label}\n{}",
-        rootguard_vet::report::text(&report, false)
-    );
-    // Whatever the package does, an adapter never hangs, crashes or breaks the protocol.
-    for class in [Class::Hang, Class::Crash, Class::ProtocolError] {
-        assert_eq!(report.count(class), 0, "{label}: {class}");
-    }
-    report
+    vet_adapter(label, command, Duration::from_secs(2), &options)
 }
 
 fn scenarios(file: &str) -> PathBuf {

@@ -20,18 +20,13 @@ use std::time::Duration;
 
 use rootguard_testsupport::{npm, pypi};
 use rootguard_vet::corpus::load_file;
-use rootguard_vet::{vet, Class, Options, ProcessChecker, Report};
+use rootguard_vet::{Class, Options, Report};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .canonicalize()
-        .expect("the repository root")
-}
+mod common;
+use common::{repo, vet_adapter};
 
 /// Vets `command` on one scenario file alone (no bundled corpus, no random phase).
 fn run(label: &str, command: Vec<OsString>, scenarios: &Path) -> Report {
-    let mut checker = ProcessChecker::start(command, Duration::from_secs(5)).unwrap();
     let options = Options {
         budget: Duration::ZERO,
         seed: 1,
@@ -40,15 +35,7 @@ fn run(label: &str, command: Vec<OsString>, scenarios: &Path) -> Report {
         max_shrunk: 64,
         ..Options::default()
     };
-    let report = vet(&mut checker, &options).unwrap();
-    eprintln!(
-        "---- {label}\n{}",
-        rootguard_vet::report::text(&report, false)
-    );
-    for class in [Class::Hang, Class::Crash, Class::ProtocolError] {
-        assert_eq!(report.count(class), 0, "{label}: {class}");
-    }
-    report
+    vet_adapter(label, command, Duration::from_secs(5), &options)
 }
 
 /// The IDs of the defects seen as `class`.
