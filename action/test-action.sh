@@ -226,11 +226,11 @@ check "verdict: a clean run passes" test "$status" = 0
 
 echo "== mcp"
 server() { echo "python3 $repo/mcp/test-servers/$1 {roots}"; }
-step run INPUT_BIN="$bin" INPUT_COMMAND=mcp INPUT_CHECKER="$(server caching_server.py)" INPUT_ARGS="--no-attacks --session roots"
+step run INPUT_BIN="$bin" INPUT_COMMAND=mcp INPUT_CHECKER="$(server caching_server.py)" INPUT_ARGS="--no-attacks --budget 0 --session roots"
 check "mcp, a server that keeps stale roots: exit 1" bash -c '[[ $0 == 0 && $1 == 1 ]]' "$status" "$(output exit-code)"
 check "mcp, a server that keeps stale roots: SARIF of it" sarif_ok "$(output sarif)" 1 mcp
 sarifs+=("$(output sarif)")
-step run INPUT_BIN="$bin" INPUT_COMMAND=mcp INPUT_CHECKER="$(server refreshing_server.py)" INPUT_ARGS="--only sibling-prefix-read"
+step run INPUT_BIN="$bin" INPUT_COMMAND=mcp INPUT_CHECKER="$(server refreshing_server.py)" INPUT_ARGS="--only sibling-prefix-read --budget 0"
 check "mcp, a sound server: exit 0" bash -c '[[ $0 == 0 && $1 == 0 ]]' "$status" "$(output exit-code)"
 
 echo "== bad inputs"

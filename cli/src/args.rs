@@ -2,7 +2,7 @@
 //! headings their `--help` groups flags under, and the search flags both
 //! take, with the same defaults.
 
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use clap::Args;
 
@@ -23,6 +23,9 @@ pub const BASELINES: &str = "Baselines";
 /// definition, so that both read and default alike.
 #[derive(Args, Debug, Clone, PartialEq, Eq)]
 pub struct SearchArgs {
+    /// Seconds of random scenarios (vet: from the start, after the corpus and the covering array, which are asked whole; mcp: the generative phase after the fixed table, split between the session modes); 0: none.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, help_heading = SEARCH)]
+    pub budget: u64,
     /// The seed of the random scenarios: the same seed asks the same
     /// scenarios again [default: a new one each run, printed at the start
     /// so that `--seed N` repeats the run].
@@ -33,9 +36,33 @@ pub struct SearchArgs {
     /// still shrunk and probed.
     #[arg(long, help_heading = SEARCH)]
     pub fail_fast: bool,
+    /// Processes asking at once, each its share of the seed's scenarios (vet: checker processes; mcp: servers in the generative phase, each on its own trees) [default: the number of cores].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..), help_heading = SEARCH)]
+    pub jobs: Option<u16>,
+    /// Seconds that shrinking and probing the findings may take in all (a slow checker or server needs more to name every defect); what is left untriaged is reported as found.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60, help_heading = SEARCH)]
+    pub triage_time: u64,
 }
 
 impl SearchArgs {
+    /// The jobs given, else one per core.
+    pub fn jobs(&self) -> usize {
+        self.jobs.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            usize::from,
+        )
+    }
+
+    /// The budget, as a duration.
+    pub fn budget(&self) -> Duration {
+        Duration::from_secs(self.budget)
+    }
+
+    /// The triage time, as a duration.
+    pub fn triage_time(&self) -> Duration {
+        Duration::from_secs(self.triage_time)
+    }
+
     /// The seed given, else a new one from the clock.
     pub fn seed(&self) -> u64 {
         self.seed.unwrap_or_else(|| {

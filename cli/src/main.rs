@@ -135,7 +135,21 @@ mod tests {
         };
         assert_eq!(vet.search, mcp.search);
         assert_eq!(vet.search.seed, None, "a new seed each run, printed");
-        let given = ["--seed", "7", "--fail-fast", "--", "c"];
+        assert_eq!((vet.search.budget, vet.search.triage_time), (60, 60));
+        assert_eq!(vet.search.jobs, None, "one job per core");
+        let given = [
+            "--seed",
+            "7",
+            "--fail-fast",
+            "--budget",
+            "5",
+            "--jobs",
+            "3",
+            "--triage-time",
+            "9",
+            "--",
+            "c",
+        ];
         let (Command::Vet(vet), Command::Mcp(mcp)) = (
             parse(&[&["vet"][..], &given].concat()),
             parse(&[&["mcp"][..], &given].concat()),
@@ -144,6 +158,10 @@ mod tests {
         };
         assert_eq!(vet.search, mcp.search);
         assert_eq!((vet.search.seed(), vet.search.fail_fast), (7, true));
+        assert_eq!(
+            (vet.search.budget, vet.search.jobs(), vet.search.triage_time),
+            (5, 3, 9)
+        );
     }
 
     #[test]

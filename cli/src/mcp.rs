@@ -25,9 +25,6 @@ use crate::outputs::{self, ReportArgs};
 pub struct McpArgs {
     #[command(subcommand)]
     action: Option<McpCommand>,
-    /// After the fixed table, draw scenarios from the generator for SECONDS (split between the session modes; 0: no generative phase).
-    #[arg(long, value_name = "SECONDS", default_value_t = 0, help_heading = SEARCH)]
-    budget: u64,
     /// End the generative phase after N scenarios in each session mode, even with budget left (a seed then makes the same calls on any machine).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), help_heading = SEARCH)]
     scenarios: Option<u64>,
@@ -39,7 +36,7 @@ pub struct McpArgs {
     /// Only attacks and probes whose name contains TEXT.
     #[arg(long, value_name = "TEXT", help_heading = CHECKS)]
     only: Option<String>,
-    /// Skip the fixed attack table: with --budget the generative phase alone (after the default-grant and client-failure probes), without it no attacks at all (the baseline, roots-that-change and --race only).
+    /// Skip the fixed attack table: the generative phase alone (after the default-grant and client-failure probes); with --budget 0 no attacks at all (the baseline, roots-that-change and --race only).
     #[arg(long, alias = "no-attacks", help_heading = CHECKS)]
     no_table: bool,
     /// Skip the roots-that-change check.
@@ -251,7 +248,9 @@ fn run_checks(args: &McpArgs, interrupted: &Arc<AtomicBool>) -> Result<bool, Har
         SessionArg::NoRoots => vec![Mode::NoRoots],
     };
     options.filter = args.only.clone();
-    options.budget = Duration::from_secs(args.budget);
+    options.budget = args.search.budget();
+    options.jobs = args.search.jobs();
+    options.triage_time = args.search.triage_time();
     // Without a table and a generative phase, no attack is left to run:
     // the probes go too.
     options.table = !args.no_table;
@@ -432,6 +431,8 @@ mod tests {
         let server = server("caching_server.py");
         let line = [
             "--no-attacks",
+            "--budget",
+            "0",
             "--session",
             "roots",
             "--json",
@@ -477,6 +478,8 @@ mod tests {
             "--race-tries",
             "1000",
             "--no-attacks",
+            "--budget",
+            "0",
             "--no-roots-change",
             "--session",
             "roots",
@@ -557,6 +560,8 @@ mod tests {
         let line = [
             "--only",
             "sibling-prefix-read",
+            "--budget",
+            "0",
             "--",
             &python,
             &server,
@@ -570,7 +575,13 @@ mod tests {
         let Some(python) = python() else { return };
         // One sibling attack in no-roots mode: the roots come from the launch alone.
         let passes = |launch: &[&str], server: &str| {
-            let mut line = vec!["--session", "no-roots", "--no-roots-change"];
+            let mut line = vec![
+                "--session",
+                "no-roots",
+                "--no-roots-change",
+                "--budget",
+                "0",
+            ];
             line.extend(["--only", "sibling-prefix-read"]);
             line.extend(launch);
             line.extend(["--", &python, server]);

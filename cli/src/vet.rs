@@ -38,17 +38,11 @@ macro_rules! say_raw {
 /// Options of `rootguard vet`.
 #[derive(Args)]
 pub struct VetArgs {
-    /// Seconds from the start until no more random scenarios begin (the corpus and the covering array are asked whole first).
-    #[arg(long, value_name = "SECONDS", default_value_t = 60, help_heading = SEARCH)]
-    budget: u64,
     /// Stop the search after this many queries, corpus included (triage comes on top).
     #[arg(long, value_name = "N", help_heading = SEARCH)]
     cases: Option<u64>,
     #[command(flatten)]
     pub(crate) search: SearchArgs,
-    /// Checker processes to run at once, each asking its own scenarios [default: the number of cores].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..), help_heading = SEARCH)]
-    jobs: Option<u16>,
     /// Ask only part I of N of the seed's scenarios, on machine I of N (0/2 and 1/2); `rootguard merge` joins their --json reports.
     #[arg(long, value_name = "I/N", help_heading = SEARCH)]
     shard: Option<Shard>,
@@ -64,9 +58,6 @@ pub struct VetArgs {
     /// Overblocks fail the run too.
     #[arg(long, help_heading = JUDGING)]
     strict: bool,
-    /// Seconds that shrinking and probing the findings may take after the search (a slow checker needs more to name every defect).
-    #[arg(long, value_name = "SECONDS", default_value_t = 60, help_heading = JUDGING)]
-    triage_time: u64,
     /// Write each defect's minimal scenario as a scenario file into DIR (vet-ID.json).
     #[arg(long, value_name = "DIR", help_heading = OUTPUTS)]
     out: Option<PathBuf>,
@@ -126,10 +117,7 @@ pub fn run(args: VetArgs) -> ExitCode {
         Ok(extra) => extra,
         Err(e) => return harness_error(&e),
     };
-    let jobs = args.jobs.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
-        usize::from,
-    );
+    let jobs = args.search.jobs();
     let mut checkers = Vec::with_capacity(jobs);
     for _ in 0..jobs {
         match ProcessChecker::start(args.command.clone(), Duration::from_millis(args.timeout_ms)) {
@@ -141,7 +129,7 @@ pub fn run(args: VetArgs) -> ExitCode {
     if shard != Shard::WHOLE || jobs > 1 {
         say!("rootguard vet: shard {shard}, {jobs} jobs");
     }
-    let budget = Duration::from_secs(args.budget);
+    let budget = args.search.budget();
     let bar = std::io::stdout().is_terminal().then(|| {
         let bar = ProgressBar::new(budget.as_millis() as u64);
         bar.set_style(
@@ -176,7 +164,7 @@ pub fn run(args: VetArgs) -> ExitCode {
         budget,
         seed,
         max_queries: args.cases,
-        triage_time: Duration::from_secs(args.triage_time),
+        triage_time: args.search.triage_time(),
         fail_fast: args.search.fail_fast,
         strict: args.strict,
         corpus: extra,

@@ -33,6 +33,7 @@ fn the_era_spoken_is_in_the_report() {
     ] {
         let out = Command::new(ROOTGUARD)
             .args(["mcp", "--era", era, "--session", "no-roots", "--no-attacks"])
+            .args(["--budget", "0"])
             .args(["--no-roots-change", "--", &python])
             .arg(test_server(server))
             .arg("{roots}")

@@ -16,6 +16,15 @@ use rootguard_mcp::{report, run, Mode, Options, Report};
 const HANG_GUARD: Duration = Duration::from_secs(1200);
 
 fn generative(server: &str, scenarios: u64, fail_fast: bool) -> Option<Report> {
+    generative_with(server, scenarios, fail_fast, |_| {})
+}
+
+fn generative_with(
+    server: &str,
+    scenarios: u64,
+    fail_fast: bool,
+    tune: impl FnOnce(&mut Options),
+) -> Option<Report> {
     let python = python()?;
     let command = vec![
         python,
@@ -34,7 +43,18 @@ fn generative(server: &str, scenarios: u64, fail_fast: bool) -> Option<Report> {
     // Without a sandbox too: these servers write where the path leads, and
     // the phase calls only paths whose kernel target lies beneath the base.
     options.allow_unsandboxed_writes = true;
+    tune(&mut options);
     Some(run(&options).expect("runs"))
+}
+
+fn ids(report: &Report) -> Vec<String> {
+    let mut ids: Vec<String> = report::defects(report)
+        .iter()
+        .map(|d| d.id().to_owned())
+        .collect();
+    ids.sort();
+    ids.dedup();
+    ids
 }
 
 fn caught(server: &str, id: &str) {
@@ -111,6 +131,48 @@ fn a_case_folding_compare_is_caught() {
 #[test]
 fn nested_path_arguments_are_attacked_too() {
     caught("nested_args_server.py", "RG-PREFIX-SIBLING");
+}
+
+#[test]
+fn two_jobs_draw_the_seeds_scenarios_and_find_what_one_job_finds() {
+    let (Some(one), Some(two)) = (
+        generative("prefix_server.py", 40, false),
+        generative_with("prefix_server.py", 40, false, |o| o.jobs = 2),
+    ) else {
+        return;
+    };
+    // The same 40 scenarios, drawn once each from the seed's one stream.
+    assert_eq!((one.generated_scenarios, two.generated_scenarios), (40, 40));
+    assert!(
+        two.notes.iter().any(|n| n.contains("in 2 job(s)")),
+        "{:?}",
+        two.notes
+    );
+    assert!(!ids(&one).is_empty(), "{}", report::text(&one, false));
+    assert_eq!(ids(&one), ids(&two), "{}", report::text(&two, false));
+}
+
+#[test]
+fn no_triage_time_leaves_the_escape_found_but_unprobed() {
+    let Some(found) = generative_with("prefix_server.py", 200, true, |o| {
+        o.triage_time = Duration::ZERO;
+    }) else {
+        return;
+    };
+    let f = found
+        .findings
+        .iter()
+        .find(|f| f.kind.is_escape())
+        .expect("an escape, kept though untriaged");
+    let identity = f.identity.as_ref().expect("an identity");
+    assert!(
+        !identity.probes.is_empty()
+            && identity
+                .probes
+                .iter()
+                .all(|p| format!("{:?}", p.need).contains("the triage time is spent")),
+        "no variant asked: {identity:?}"
+    );
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! What the phases of a run share, and what a phase is.
 
 use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use rootguard_judge::{Case, Entry, Scenario};
@@ -38,6 +39,105 @@ pub(crate) struct Context<'a> {
     pub(crate) report: Report,
     /// The server the fixed table's attacks share while their roots and mode stay.
     pub(crate) table_server: Option<Server>,
+    /// How much of the run's triage time (shrinking and probing) is left.
+    pub(crate) triage: Arc<TriageClock>,
+}
+
+/// The run's triage time ([`Options::triage_time`]): how long shrinking
+/// and probing may take in all, whichever phase or worker does them.
+#[derive(Debug)]
+pub(crate) struct TriageClock {
+    limit: Duration,
+    spent: Mutex<Duration>,
+}
+
+/// One finding's triage under way: it may run until its deadline, what
+/// is left of the run's triage time when it began.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Triage {
+    started: Instant,
+    deadline: Instant,
+}
+
+impl TriageClock {
+    /// A clock with `limit` to spend.
+    pub(crate) fn new(limit: Duration) -> TriageClock {
+        TriageClock {
+            limit,
+            spent: Mutex::new(Duration::ZERO),
+        }
+    }
+
+    /// Starts one finding's triage.
+    pub(crate) fn start(&self) -> Triage {
+        let spent = *self.spent.lock().unwrap_or_else(PoisonError::into_inner);
+        let started = Instant::now();
+        Triage {
+            started,
+            deadline: started + self.limit.saturating_sub(spent),
+        }
+    }
+
+    /// Counts the time `triage` took as spent.
+    pub(crate) fn charge(&self, triage: Triage) {
+        *self.spent.lock().unwrap_or_else(PoisonError::into_inner) += triage.started.elapsed();
+    }
+}
+
+impl Triage {
+    /// No further attempt of this triage starts after this.
+    pub(crate) fn deadline(&self) -> Instant {
+        self.deadline
+    }
+
+    /// Whether its time is up.
+    pub(crate) fn spent(&self) -> bool {
+        Instant::now() >= self.deadline
+    }
+}
+
+/// What a worker's context is made from in its own thread (a context
+/// holds live servers, which stay in the thread that started them).
+pub(crate) struct WorkerSeed<'a> {
+    token: String,
+    writes: bool,
+    launcher: Launcher<'a>,
+    triage: Arc<TriageClock>,
+}
+
+impl<'a> WorkerSeed<'a> {
+    /// The worker's context: the run's token, sandbox and era, a report
+    /// of its own and no table server.
+    pub(crate) fn context(self, options: &'a Options) -> Context<'a> {
+        Context {
+            options,
+            token: self.token,
+            writes: self.writes,
+            report: empty_report(options, self.launcher.sandbox, self.writes),
+            launcher: self.launcher,
+            table_server: None,
+            triage: self.triage,
+        }
+    }
+}
+
+/// A report with nothing in it yet.
+fn empty_report(options: &Options, sandbox: crate::Sandbox, writes: bool) -> Report {
+    Report {
+        command: options.command.join(" "),
+        server: None,
+        era: None,
+        sandbox,
+        writes,
+        findings: Vec::new(),
+        outcomes: Vec::new(),
+        races: Vec::new(),
+        notes: Vec::new(),
+        generated_scenarios: 0,
+        generated_calls: 0,
+        interrupted: false,
+        elapsed: Duration::ZERO,
+    }
 }
 
 impl<'a> Context<'a> {
@@ -57,23 +157,21 @@ impl<'a> Context<'a> {
             token: token(),
             writes,
             launcher,
-            report: Report {
-                command: options.command.join(" "),
-                server: None,
-                era: None,
-                sandbox,
-                writes,
-                findings: Vec::new(),
-                outcomes: Vec::new(),
-                races: Vec::new(),
-                notes: Vec::new(),
-                generated_scenarios: 0,
-                generated_calls: 0,
-                interrupted: false,
-                elapsed: Duration::ZERO,
-            },
+            report: empty_report(options, sandbox, writes),
             table_server: None,
+            triage: Arc::new(TriageClock::new(options.triage_time)),
         })
+    }
+
+    /// What one more worker's context is made from: the same token,
+    /// sandbox, era and triage time.
+    pub(crate) fn worker(&self) -> WorkerSeed<'a> {
+        WorkerSeed {
+            token: self.token.clone(),
+            writes: self.writes,
+            launcher: self.launcher.clone(),
+            triage: Arc::clone(&self.triage),
+        }
     }
 
     /// The report, with what the run settled at its end.

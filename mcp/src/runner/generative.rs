@@ -7,13 +7,16 @@
 //! observation in `call`.
 
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
 use rootguard_judge::gen::Generator;
 use rootguard_judge::{Case, Op, Scenario};
-use rootguard_triage::{probe, Probe};
+use rootguard_triage::{probe, shrink_found, Budget, Found, Probe, Seen as Shown, Steps};
 
 use super::call::{Call, Seen};
+use super::context::Triage;
 use super::draw::{callable, draw, INSIDE_FILE};
 use super::launch::Server;
 use super::{At, Context, Finding, Mode, Outcome, Phase, Started};
@@ -28,17 +31,32 @@ fn outside(f: &Finding) -> bool {
         .is_some_and(|e| e == rootguard_judge::Expect::Outside)
 }
 
-/// What the phase did in one mode.
+/// What one worker of the phase did.
 #[derive(Debug, Default)]
 struct Tally {
     /// Scenarios drawn.
-    pub scenarios: usize,
+    scenarios: usize,
     /// Tool calls made.
-    pub calls: usize,
+    calls: usize,
     /// Escapes and failures seen, findings or not.
-    pub seen: usize,
+    seen: usize,
     /// Servers started.
-    pub starts: usize,
+    starts: usize,
+    /// The findings kept, in the order found.
+    found: Vec<Finding>,
+}
+
+/// What the workers of the phase share: one generator, so that the
+/// scenarios drawn are the seed's first ones whatever the number of
+/// workers, and what has been kept, so that no two workers triage the
+/// same defect.
+struct Shared {
+    /// The generator, and how many scenarios it has handed out.
+    next: Mutex<(Generator, usize)>,
+    /// The (kind, tool) pairs kept so far, one finding each.
+    kept: Mutex<BTreeSet<(Kind, Option<String>)>>,
+    /// Escapes and failures seen by every worker (`--fail-fast` ends them all at the first).
+    seen: AtomicUsize,
 }
 
 /// The generative phase in one mode, until its deadline.
@@ -56,84 +74,151 @@ impl Generative {
 
 impl Phase for Generative {
     /// Draws scenarios until the deadline and calls each case on every
-    /// file tool; findings go into the report, one per kind and tool.
+    /// file tool, on `options.jobs` long-lived servers at once; findings
+    /// go into the report, one per kind and tool.
     fn run(&mut self, cx: &mut Context<'_>) -> Result<(), HarnessError> {
-        let (options, mode, deadline) = (cx.options, self.mode, self.deadline);
-        let mut generator = Generator::new(options.seed);
-        let mut tally = Tally::default();
-        let mut kept: BTreeSet<(Kind, Option<String>)> = BTreeSet::new();
-        let mut first: Option<Kind> = None;
-        let stop = |tally: &Tally| {
-            Instant::now() >= deadline
-                || options
-                    .interrupted
-                    .load(std::sync::atomic::Ordering::Relaxed)
-                || (options.fail_fast && tally.seen > 0)
-                || options
-                    .max_scenarios
-                    .is_some_and(|n| tally.scenarios as u64 >= n)
+        let (options, mode) = (cx.options, self.mode);
+        let shared = Shared {
+            next: Mutex::new((Generator::new(options.seed), 0)),
+            kept: Mutex::new(BTreeSet::new()),
+            seen: AtomicUsize::new(0),
         };
-        let mut slot: Option<Server> = None;
-        let starts = cx.launcher.starts;
-        while !stop(&tally) {
-            tally.scenarios += 1;
-            let drawn = draw(&mut generator, &cx.token, tally.scenarios);
-            let found = self.generated(cx, &mut slot, &drawn, &mut tally)?;
-            for finding in found {
-                tally.seen += 1;
-                if kept.insert((finding.kind, finding.tool.clone())) {
-                    first.get_or_insert(finding.kind);
-                    cx.report.findings.push(finding);
-                }
-                if options.fail_fast {
-                    break;
-                }
+        let jobs = options.jobs.max(1);
+        let tallies = if jobs == 1 {
+            vec![self.work(cx, &shared)?]
+        } else {
+            let this = &*self;
+            let seeds: Vec<_> = (0..jobs).map(|_| cx.worker()).collect();
+            let joined = std::thread::scope(|s| {
+                let handles: Vec<_> = seeds
+                    .into_iter()
+                    .map(|seed| {
+                        let shared = &shared;
+                        s.spawn(move || {
+                            let mut worker = seed.context(options);
+                            let tally = this.work(&mut worker, shared);
+                            (tally, worker.launcher)
+                        })
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                    .collect::<Vec<_>>()
+            });
+            let mut tallies = Vec::with_capacity(jobs);
+            for (tally, launcher) in joined {
+                cx.launcher.absorb(launcher);
+                tallies.push(tally?);
             }
+            tallies
+        };
+        let mut total = Tally::default();
+        for tally in tallies {
+            total.scenarios += tally.scenarios;
+            total.calls += tally.calls;
+            total.seen += tally.seen;
+            total.starts += tally.starts;
+            total.found.extend(tally.found);
         }
-        if let Some(server) = slot {
-            drop(server.stop());
-        }
-        tally.starts = cx.launcher.starts - starts;
+        let kept = total.found.len();
         cx.progress(Outcome {
             name: "generative".into(),
             mode,
-            finding: first,
+            finding: total.found.first().map(|f| f.kind),
             skipped: None,
         });
+        cx.report.findings.extend(total.found);
         cx.report.notes.push(format!(
-            "{} mode, generative phase (seed {}): {} scenarios on {} server start(s), {} tool calls, {} escapes or failures seen, {} findings kept",
+            "{} mode, generative phase (seed {}): {} scenarios on {} server start(s) in {jobs} job(s), {} tool calls, {} escapes or failures seen, {kept} findings kept",
             mode.as_str(),
             options.seed,
-            tally.scenarios,
-            tally.starts,
-            tally.calls,
-            tally.seen,
-            kept.len()
+            total.scenarios,
+            total.starts,
+            total.calls,
+            total.seen,
         ));
-        cx.report.generated_scenarios += tally.scenarios;
-        cx.report.generated_calls += tally.calls;
+        cx.report.generated_scenarios += total.scenarios;
+        cx.report.generated_calls += total.calls;
         Ok(())
     }
 }
 
 impl Generative {
+    /// One worker: draws the next scenario from `shared` until the
+    /// deadline (or the scenarios asked for are drawn), and keeps the
+    /// first finding of each kind and tool, triaged.
+    fn work(&self, cx: &mut Context<'_>, shared: &Shared) -> Result<Tally, HarnessError> {
+        let options = cx.options;
+        let mut tally = Tally::default();
+        let starts = cx.launcher.starts;
+        let mut slot: Option<Server> = None;
+        loop {
+            if Instant::now() >= self.deadline
+                || cx.stopped()
+                || (options.fail_fast && shared.seen.load(Ordering::Relaxed) > 0)
+            {
+                break;
+            }
+            let drawn = {
+                let mut next = shared.next.lock().unwrap_or_else(PoisonError::into_inner);
+                if options.max_scenarios.is_some_and(|n| next.1 as u64 >= n) {
+                    break;
+                }
+                next.1 += 1;
+                let n = next.1;
+                draw(&mut next.0, &cx.token, n)
+            };
+            tally.scenarios += 1;
+            let Some((found, c)) = self.generated(cx, &mut slot, &drawn, &mut tally)? else {
+                continue;
+            };
+            tally.seen += 1;
+            shared.seen.fetch_add(1, Ordering::Relaxed);
+            let new = shared
+                .kept
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert((found.kind, found.tool.clone()));
+            if !new {
+                continue;
+            }
+            let found = match c {
+                Some(c) if options.shrink && found.kind.is_escape() => {
+                    self.shrink(cx, found, &c)?
+                }
+                _ => found,
+            };
+            tally.found.push(found);
+        }
+        if let Some(server) = slot {
+            drop(server.stop());
+        }
+        tally.starts = cx.launcher.starts - starts;
+        Ok(tally)
+    }
+
     /// One generated scenario on the long-lived server in `slot`: every
     /// callable case on every tool, reads first; the first escape or
-    /// failure ends it, and the server with it.
+    /// failure ends it, and the server with it. What it found comes back
+    /// untriaged, with the call that showed it (none when the server
+    /// failed to start).
     fn generated(
         &self,
         cx: &mut Context<'_>,
         slot: &mut Option<Server>,
         drawn: &Scenario,
         tally: &mut Tally,
-    ) -> Result<Vec<Finding>, HarnessError> {
+    ) -> Result<Option<(Finding, Option<Call>)>, HarnessError> {
         let mode = self.mode;
         match cx.launcher.serve(slot.take(), drawn, mode)? {
             Started::Running(server) => *slot = Some(server),
-            Started::Failed(failed) => return Ok(vec![failed.finding(&drawn.name, mode, drawn)]),
+            Started::Failed(failed) => {
+                return Ok(Some((failed.finding(&drawn.name, mode, drawn), None)))
+            }
         }
         let Some(server) = slot.as_mut() else {
-            return Ok(Vec::new());
+            return Ok(None);
         };
         let base_text = server.live.materialized.base_text().to_owned();
         let roots = server.live.materialized.roots().to_vec();
@@ -163,7 +248,7 @@ impl Generative {
             }
         }
         let Some((spotted, c)) = found else {
-            return Ok(Vec::new());
+            return Ok(None);
         };
         let scenario = Scenario {
             cases: vec![Case {
@@ -181,7 +266,6 @@ impl Generative {
         };
         let name = format!("{}-{}", drawn.name, c.action.as_str());
         let exchange = server.exchange();
-        let kind = spotted.kind;
         let found = spotted.finding(
             At {
                 name: &name,
@@ -196,10 +280,7 @@ impl Generative {
         if let Some(server) = slot.take() {
             drop(server.stop());
         }
-        if cx.options.shrink && kind.is_escape() {
-            return Ok(vec![self.shrink(cx, found, &c)?]);
-        }
-        Ok(vec![found])
+        Ok(Some((found, Some(c))))
     }
 
     /// `c` alone on `scenario`, served by `slot`: the finding it shows, if any.
@@ -246,54 +327,75 @@ impl Generative {
         Ok(Some(f))
     }
 
-    /// Removes roots beyond the first, then tree entries one at a time
-    /// (never a root's own directory), while `c` shows the same kind of
-    /// escape; one server serves every try while the roots stay.
+    /// Removes roots beyond the first, then shrinks the tree with
+    /// triage's one shrinker ([`Steps::Tree`]: the call names paths beside
+    /// the case, which a rename would leave pointing at names that are
+    /// gone; a root's own directory stays), while `c` shows the same kind
+    /// of escape; one server serves every try while the roots stay. Then
+    /// probes it; both within the run's triage time.
     fn shrink(
         &self,
         cx: &mut Context<'_>,
         found: Finding,
         c: &Call,
     ) -> Result<Finding, HarnessError> {
+        let triage = cx.triage.start();
         let kind = found.kind;
+        let name = found.attack.clone();
         let mut best = found;
-        let name = best.attack.clone();
         let mut slot = None;
-        let keeps = |f: &Option<Finding>| f.as_ref().is_some_and(|f| f.kind == kind);
-        if best.scenario.roots.len() > 1 {
+        if best.scenario.roots.len() > 1 && !triage.spent() {
             let mut fewer = best.scenario.clone();
             fewer.roots.truncate(1);
-            let seen = self.call_alone(cx, &mut slot, &fewer, c)?;
-            if keeps(&seen) {
-                best = seen.expect("kept");
+            if let Some(seen) = self.call_alone(cx, &mut slot, &fewer, c)? {
+                if seen.kind == kind {
+                    best = seen;
+                }
             }
         }
-        let mut i = 0;
-        while i < best.scenario.tree.len() && !cx.stopped() {
-            let path = best.scenario.tree[i].path().to_owned();
-            let is_root = best.scenario.roots.iter().any(|r| {
-                r.strip_prefix("file://{base}/").map(str::as_bytes) == Some(path.as_bytes())
-            });
-            if is_root {
-                i += 1;
-                continue;
-            }
-            let mut smaller = best.scenario.clone();
-            smaller.tree.remove(i);
-            let seen = self.call_alone(cx, &mut slot, &smaller, c)?;
-            if keeps(&seen) {
-                best = seen.expect("kept");
-            } else {
-                i += 1;
-            }
-        }
+        let start = best.scenario.clone();
+        let roots: Vec<String> = start
+            .roots
+            .iter()
+            .filter_map(|r| r.strip_prefix("file://{base}/").map(str::to_owned))
+            .collect();
+        let keep = |s: &Scenario| {
+            roots
+                .iter()
+                .all(|r| s.tree.iter().any(|e| e.path() == r.as_str()))
+        };
+        let interrupted = &cx.options.interrupted;
+        let budget = Budget {
+            deadline: Some(triage.deadline()),
+            ..Budget::default()
+        };
+        let shrunk = shrink_found(
+            Found {
+                scenario: &start,
+                shown: best,
+                used: None,
+            },
+            Steps::Tree,
+            budget,
+            interrupted,
+            keep,
+            |smaller: &Scenario| {
+                Ok::<_, HarnessError>(match self.call_alone(cx, &mut slot, smaller, c)? {
+                    Some(f) if f.kind == kind => Shown::Shows(f, None),
+                    _ => Shown::Gone,
+                })
+            },
+        )?;
         if let Some(server) = slot {
             drop(server.stop());
         }
+        let mut best = shrunk.shown;
         best.attack = name.clone();
         best.scenario.name = name;
         best.shrunk = true;
-        self.identify(cx, best, c)
+        let best = self.identify(cx, best, c, &triage);
+        cx.triage.charge(triage);
+        best
     }
 
     /// Probes a minimal escape for the features it needs (the report
@@ -305,12 +407,16 @@ impl Generative {
         cx: &mut Context<'_>,
         found: Finding,
         c: &Call,
+        triage: &Triage,
     ) -> Result<Finding, HarnessError> {
         let class = found.kind.class();
         let mut slot = None;
         let identity = probe(&found.scenario, class, &[], |variant: &Scenario| {
             if cx.stopped() {
                 return Ok(Probe::Inconclusive("interrupted".into()));
+            }
+            if triage.spent() {
+                return Ok(Probe::Inconclusive("the triage time is spent".into()));
             }
             if !variant.stays_in_base() {
                 return Ok(Probe::Inconclusive(

@@ -75,6 +75,7 @@ pub(crate) enum Started<T> {
 }
 
 /// Starts the servers of a run, and keeps what the first sessions settled.
+#[derive(Clone)]
 pub(crate) struct Launcher<'a> {
     options: &'a Options,
     /// The sandbox every server runs in.
@@ -111,6 +112,19 @@ impl<'a> Launcher<'a> {
             server: None,
             era: options.era,
         })
+    }
+
+    /// Takes in what a worker's copy of this launcher did: its starts,
+    /// and what its sessions settled when this one had not.
+    pub(crate) fn absorb(&mut self, worker: Launcher<'a>) {
+        self.starts += worker.starts;
+        self.asks_roots = self.asks_roots.or(worker.asks_roots);
+        if self.server.is_none() {
+            self.server = worker.server;
+        }
+        if self.era.fixed().is_none() {
+            self.era = worker.era;
+        }
     }
 
     /// Materializes `scenario`, starts the server with its roots,

@@ -45,6 +45,12 @@ pub struct Options {
     pub seed: u64,
     /// End the generative phase at its first escape or failure.
     pub fail_fast: bool,
+    /// Servers the generative phase runs at once, each on its own trees,
+    /// all drawing from the seed's one stream of scenarios.
+    pub jobs: usize,
+    /// How long shrinking and probing the escapes may take in all; what
+    /// is not done by then is reported as found.
+    pub triage_time: Duration,
     /// Start a fresh server for every generated scenario instead of one
     /// long-lived server: the baseline `mcp_throughput` measures against.
     pub restart_each_scenario: bool,
@@ -93,6 +99,8 @@ impl std::fmt::Debug for Options {
             .field("budget", &self.budget)
             .field("max_scenarios", &self.max_scenarios)
             .field("seed", &self.seed)
+            .field("jobs", &self.jobs)
+            .field("triage_time", &self.triage_time)
             .field("base_dir", &self.base_dir)
             .finish_non_exhaustive()
     }
@@ -115,6 +123,8 @@ impl Options {
             max_scenarios: None,
             seed: 0,
             fail_fast: false,
+            jobs: 1,
+            triage_time: Duration::from_secs(60),
             restart_each_scenario: false,
             filter: None,
             shrink: true,

@@ -1,11 +1,13 @@
 //! Minimal escapes of the table: tree entries removed while the escape
-//! stays, then the report crate's probing for the features it needs.
+//! stays, then triage's probing for the features it needs, both within
+//! the run's triage time.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use rootguard_judge::{Scenario, Truth};
 use rootguard_triage::{probe, shrink_found, Budget, Found, Probe, Seen, Steps};
 
+use super::context::Triage;
 use super::Attempt;
 use crate::attacks::ROOT;
 use crate::HarnessError;
@@ -17,6 +19,7 @@ use crate::HarnessError;
 pub(super) fn identify(
     found: Attempt,
     interrupted: &AtomicBool,
+    triage: &Triage,
     mut again: impl FnMut(&Scenario) -> Result<Attempt, HarnessError>,
 ) -> Result<Attempt, HarnessError> {
     let Some(f) = found.finding.as_ref().filter(|f| f.kind.is_escape()) else {
@@ -26,6 +29,9 @@ pub(super) fn identify(
     let identity = probe(&minimal, class, &[], |variant: &Scenario| {
         if interrupted.load(Ordering::Relaxed) {
             return Ok(Probe::Inconclusive("interrupted".into()));
+        }
+        if triage.spent() {
+            return Ok(Probe::Inconclusive("the triage time is spent".into()));
         }
         if !variant.stays_in_base() {
             return Ok(Probe::Inconclusive(
@@ -56,6 +62,7 @@ pub(super) fn identify(
 pub(super) fn shrink(
     found: Attempt,
     interrupted: &AtomicBool,
+    triage: &Triage,
     mut again: impl FnMut(&Scenario) -> Result<Attempt, HarnessError>,
 ) -> Result<Attempt, HarnessError> {
     let Some(f) = found.finding.as_ref() else {
@@ -76,7 +83,10 @@ pub(super) fn shrink(
     let shrunk = shrink_found(
         found,
         Steps::Tree,
-        Budget::default(),
+        Budget {
+            deadline: Some(triage.deadline()),
+            ..Budget::default()
+        },
         interrupted,
         keep,
         |smaller: &Scenario| {

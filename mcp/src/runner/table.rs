@@ -2,6 +2,8 @@
 //! ([`Baseline`]), then each attack ([`Table`]), on one server while the
 //! roots and the mode stay; each escape shrunk and probed (`shrink`).
 
+use std::sync::Arc;
+
 use rootguard_judge::{kernel, Case, Entry, Op, Scenario};
 
 use super::call::{Call, Seen, Spotted};
@@ -90,9 +92,14 @@ impl Phase for Table {
                     let again = |cx: &mut Context<'_>, s: &Scenario| {
                         attempt_on(cx, &attack, s.clone(), mode)
                     };
-                    let interrupted = &options.interrupted;
-                    let shrunk = shrink::shrink(attempt, interrupted, |s| again(cx, s))?;
-                    shrink::identify(shrunk, interrupted, |s| again(cx, s))?
+                    let (interrupted, clock) = (&options.interrupted, Arc::clone(&cx.triage));
+                    let triage = clock.start();
+                    let shrunk = shrink::shrink(attempt, interrupted, &triage, |s| again(cx, s));
+                    let found = shrunk.and_then(|shrunk| {
+                        shrink::identify(shrunk, interrupted, &triage, |s| again(cx, s))
+                    });
+                    clock.charge(triage);
+                    found?
                 }
                 _ => attempt,
             };
