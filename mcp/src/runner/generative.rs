@@ -83,7 +83,16 @@ impl Phase for Generative {
             kept: Mutex::new(BTreeSet::new()),
             seen: AtomicUsize::new(0),
         };
-        let jobs = options.jobs.max(1);
+        // Servers on one fixed port cannot run side by side.
+        let fixed_port = options.http.as_ref().is_some_and(|u| !u.contains("{port}"));
+        let jobs = if fixed_port { 1 } else { options.jobs.max(1) };
+        if fixed_port && options.jobs > 1 {
+            cx.report.notes.push(format!(
+                "{} mode, generative phase: one job, not {}: the --http URL names a fixed port (put {{port}} in it and in the command to run servers side by side)",
+                mode.as_str(),
+                options.jobs
+            ));
+        }
         let tallies = if jobs == 1 {
             vec![self.work(cx, &shared)?]
         } else {
