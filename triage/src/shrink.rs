@@ -360,11 +360,45 @@ fn as_text(s: &Scenario) -> Option<Scenario> {
     };
     let tree: Vec<Entry> = s.tree.iter().map(|e| e.map_paths(plain)).collect();
     validate_tree(&tree).ok()?;
-    let mut t = Scenario { tree, ..s.clone() };
+    let roots = s.roots.iter().map(|r| plain_escapes(r)).collect();
+    let mut t = Scenario {
+        tree,
+        roots,
+        ..s.clone()
+    };
     for case in &mut t.cases {
         case.path = plain(&case.path);
     }
     Some(t)
+}
+
+/// A root URI with every escape of a byte above 0x7F (`%FF`) made `x`,
+/// as [`as_text`] makes those bytes in the tree: the root keeps naming
+/// the entry it named. Raw characters are left as they are (a raw
+/// non-ASCII character breaks a root-URI rule, which a shrink must keep).
+fn plain_escapes(uri: &str) -> String {
+    let bytes = uri.as_bytes();
+    let mut out = String::with_capacity(uri.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let escape = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok())
+            .filter(|_| bytes[i] == b'%');
+        match escape {
+            Some(b) if !b.is_ascii() => {
+                out.push('x');
+                i += 3;
+            }
+            _ => {
+                let c = uri[i..].chars().next().expect("in bounds");
+                out.push(c);
+                i += c.len_utf8();
+            }
+        }
+    }
+    out
 }
 
 /// Every name of the scenario: components of tree paths, link targets and
@@ -554,6 +588,29 @@ fn tree_candidates(s: &Scenario) -> Vec<Scenario> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn as_text_keeps_a_root_naming_what_it_named() {
+        let s = Scenario {
+            name: "t".into(),
+            note: None,
+            tree: vec![Entry::File {
+                path: PathBytes::from(b"\"\xffproject2".to_vec()),
+                content: None,
+            }],
+            roots: vec!["file://{base}/%22%FFproject2".into()],
+            cases: vec![rootguard_judge::Case {
+                path: PathBytes::from(b"{base}/\"\xffPROJECT2".to_vec()),
+                op: rootguard_judge::Op::Write,
+                expect: None,
+            }],
+        };
+        let t = as_text(&s).expect("a text twin");
+        assert_eq!(t.roots, ["file://{base}/%22xproject2"]);
+        assert_eq!(t.tree[0].path().to_str(), Some("\"xproject2"));
+        assert_eq!(t.cases[0].path.to_str(), Some("{base}/\"xPROJECT2"));
+        assert_eq!(plain_escapes("file:///a%e9%2Fb%41é"), "file:///ax%2Fb%41é");
+    }
     use rootguard_judge::{Case, Op};
 
     fn sibling(path: &str) -> Scenario {
