@@ -33,6 +33,7 @@ mod replay;
 mod report;
 mod roots_change;
 mod shrink;
+mod state;
 mod table;
 
 pub(crate) use context::{Context, Phase};
@@ -45,12 +46,14 @@ pub use mode::Mode;
 pub use options::{Options, ProgressFn};
 pub use replay::{replay, Replayed};
 pub use report::Report;
+pub(crate) use state::PREFIX as STATE_CHECKS;
 
 use defaults::Defaults;
 use generative::Generative;
 use mrtr::Mrtr;
 use race::Races;
 use roots_change::RootsChange;
+use state::RequestState;
 use table::{Baseline, Table};
 
 /// The server's home inside the base (working dir, HOME, TMPDIR), ignored by the write observation.
@@ -110,9 +113,12 @@ fn phases(cx: &mut Context<'_>) -> Result<(), HarnessError> {
         roots_change.run(cx)?;
         let mut mrtr = Mrtr::default();
         mrtr.run(cx)?;
+        let mut state = RequestState::default();
+        state.run(cx)?;
         // A signal may have reached the server too: what it did then proves nothing.
         if !cx.stopped() {
-            for attempt in roots_change.attempts.into_iter().chain(mrtr.attempts) {
+            let attempts = roots_change.attempts.into_iter().chain(mrtr.attempts);
+            for attempt in attempts.chain(state.attempts) {
                 cx.record(attempt);
             }
         }
