@@ -1,7 +1,8 @@
 //! The run: for each session mode, a baseline, the default-grant probes,
 //! the fixed attack table (escapes shrunk), the generative phase
 //! (scenarios drawn from the judge's generator on one long-lived server),
-//! then the roots-that-change and multi-round-trip checks and the races.
+//! then the roots-that-change, multi-round-trip and requestState checks and
+//! the races.
 //!
 //! Each phase is a type with `Phase::run` on a `Context`, which holds
 //! what phases share: the options, the run's token, the `Launcher` that
@@ -113,12 +114,18 @@ fn phases(cx: &mut Context<'_>) -> Result<(), HarnessError> {
         roots_change.run(cx)?;
         let mut mrtr = Mrtr::default();
         mrtr.run(cx)?;
-        let mut state = RequestState::default();
-        state.run(cx)?;
         // A signal may have reached the server too: what it did then proves nothing.
         if !cx.stopped() {
-            let attempts = roots_change.attempts.into_iter().chain(mrtr.attempts);
-            for attempt in attempts.chain(state.attempts) {
+            for attempt in roots_change.attempts.into_iter().chain(mrtr.attempts) {
+                cx.record(attempt);
+            }
+        }
+    }
+    if options.modes.contains(&Mode::Roots) && !cx.stopped() {
+        let mut state = RequestState::default();
+        state.run(cx)?;
+        if !cx.stopped() {
+            for attempt in state.attempts {
                 cx.record(attempt);
             }
         }
