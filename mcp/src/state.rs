@@ -83,7 +83,7 @@ impl Decoded {
             });
         }
         let url = state.contains(['-', '_']);
-        let padded = state.ends_with('=') || state.len() % 4 == 0;
+        let padded = state.ends_with('=') || state.len().is_multiple_of(4);
         let engines = [
             (url, padded),
             (url, !padded),

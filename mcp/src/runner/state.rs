@@ -276,6 +276,16 @@ impl Probe<'_, '_, '_> {
         json!({"name": tool.name, "arguments": tool.arguments(std::slice::from_ref(&path), "x")})
     }
 
+    /// The params of the call inside root `a`: a read of its file, or a write of a new one.
+    fn inside(&self, tool: &Tool) -> Value {
+        let rel = if tool.action == Action::Write {
+            "a/new.txt"
+        } else {
+            "a/file.txt"
+        };
+        self.params(tool, rel)
+    }
+
     /// Calls with `params` under `roots`: the state of its `input_required`
     /// result, or why there is none.
     fn issue(
@@ -324,14 +334,7 @@ impl Probe<'_, '_, '_> {
 
     fn check(&mut self, c: &Check, tool: &Tool, read: &Tool) -> Result<Seen, SessionError> {
         let token = self.cx.token.clone();
-        let inside = self.params(
-            tool,
-            if tool.action == Action::Write {
-                "a/new.txt"
-            } else {
-                "a/file.txt"
-            },
-        );
+        let inside = self.inside(tool);
         // The first call: it must issue a state, and grant a with it untouched.
         let issued = match self.issue(&inside, &["a"])? {
             Ok(issued) => issued,
@@ -364,7 +367,7 @@ impl Probe<'_, '_, '_> {
         match c {
             Check::Unsealed => self.unsealed(&inside, &decoded, &shown),
             Check::Replay => self.replay(read, &decoded, &shown),
-            Check::Tampered(how, action) => {
+            Check::Tampered(how, _) => {
                 let how = match how {
                     Tamper::Tool { .. } => Tamper::Tool {
                         name: read.name.clone(),
@@ -372,7 +375,7 @@ impl Probe<'_, '_, '_> {
                     },
                     other => other.clone(),
                 };
-                self.tampered(tool, &inside, &how, *action, &decoded, &outside, &shown)
+                self.tampered(tool, &how, &decoded, &outside, &shown)
             }
         }
     }
@@ -432,14 +435,13 @@ impl Probe<'_, '_, '_> {
     fn tampered(
         &mut self,
         tool: &Tool,
-        inside: &Value,
         how: &Tamper,
-        action: Action,
         decoded: &Decoded,
         outside: &Outside,
         shown: &str,
     ) -> Result<Seen, SessionError> {
         let token = self.cx.token.clone();
+        let action = tool.action;
         let payload = Tamper::Expiry.apply(&how.apply(&decoded.payload, outside), outside);
         if payload == Tamper::Expiry.apply(&decoded.payload, outside) {
             return Ok(Seen::Skipped(format!(
@@ -450,7 +452,7 @@ impl Probe<'_, '_, '_> {
         // Granted roots show only on a call that asks for more than its roots give.
         let asked = match how {
             Tamper::Roots => self.params(tool, "out/file.txt"),
-            _ => inside.clone(),
+            _ => self.inside(tool),
         };
         let inside = &asked;
         for (state, spelled) in Self::spellings(decoded, &payload) {
