@@ -51,7 +51,7 @@ pub struct McpArgs {
     /// Seconds one race may run, whatever its tries: a slow server ends its race here.
     #[arg(long, value_name = "SECONDS", requires = "race", default_value_t = rootguard_mcp::race::DEFAULT_RACE_TIME.as_secs(), value_parser = clap::value_parser!(u64).range(1..), help_heading = CHECKS)]
     race_time: u64,
-    /// A root not honoured fails the run too.
+    /// The warnings fail the run too: a root not honoured, an unsealed requestState.
     #[arg(long, help_heading = JUDGING)]
     strict: bool,
     /// Keep escapes as found, unshrunk and unprobed.

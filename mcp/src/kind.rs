@@ -18,6 +18,9 @@ pub enum Kind {
     StaleRoot,
     /// A root was not honoured (a baseline read failed, or a new root did not work).
     RootNotHonoured,
+    /// A `requestState` reads as structure and a tampered copy was taken
+    /// (a warning, as an overblock is: the spec's MUST, not an escape).
+    StateUnsealed,
     /// No response within the timeout.
     Hang,
     /// The server exited.
@@ -28,13 +31,14 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind, in report order.
-    pub const ALL: [Kind; 9] = [
+    pub const ALL: [Kind; 10] = [
         Kind::ReadEscape,
         Kind::WriteEscape,
         Kind::RootEscape,
         Kind::InfoEscape,
         Kind::StaleRoot,
         Kind::RootNotHonoured,
+        Kind::StateUnsealed,
         Kind::Hang,
         Kind::Crash,
         Kind::ProtocolError,
@@ -49,6 +53,7 @@ impl Kind {
             Kind::InfoEscape => "info-escape",
             Kind::StaleRoot => "stale-root",
             Kind::RootNotHonoured => "root-not-honoured",
+            Kind::StateUnsealed => "state-unsealed",
             Kind::Hang => "hang",
             Kind::Crash => "crash",
             Kind::ProtocolError => "protocol-error",
@@ -61,7 +66,7 @@ impl Kind {
             Kind::ReadEscape | Kind::WriteEscape | Kind::InfoEscape => Class::PathEscape,
             Kind::RootEscape => Class::RootEscape,
             Kind::StaleRoot => Class::StaleRoot,
-            Kind::RootNotHonoured => Class::Overblock,
+            Kind::RootNotHonoured | Kind::StateUnsealed => Class::Overblock,
             Kind::Hang => Class::Hang,
             Kind::Crash => Class::Crash,
             Kind::ProtocolError => Class::ProtocolError,
@@ -74,7 +79,9 @@ impl Kind {
         match self {
             Kind::WriteEscape => Channel::Write,
             Kind::InfoEscape => Channel::Info,
-            Kind::Hang | Kind::Crash | Kind::ProtocolError => Channel::Session,
+            Kind::Hang | Kind::Crash | Kind::ProtocolError | Kind::StateUnsealed => {
+                Channel::Session
+            }
             Kind::ReadEscape | Kind::RootEscape | Kind::StaleRoot | Kind::RootNotHonoured => {
                 Channel::Read
             }
@@ -93,9 +100,10 @@ impl Kind {
         )
     }
 
-    /// Whether it fails the run: everything but a root not honoured (an overblock), unless `strict`.
+    /// Whether it fails the run: everything but a root not honoured and
+    /// an unsealed state (warnings, counted as overblocks), unless `strict`.
     pub fn fails(self, strict: bool) -> bool {
-        self != Kind::RootNotHonoured || strict
+        self.class().fails(strict)
     }
 
     /// What it means, in one line.
@@ -110,6 +118,9 @@ impl Kind {
             Kind::StaleRoot => "after roots/list_changed an old root still granted access",
             Kind::RootNotHonoured => {
                 "a root the client listed (or the command line gave) was refused"
+            }
+            Kind::StateUnsealed => {
+                "a requestState decoded to readable structure and a tampered copy was taken"
             }
             Kind::Hang => "no response within the timeout",
             Kind::Crash => "the server exited",

@@ -92,6 +92,7 @@ pub mod report;
 pub mod runner;
 pub mod sandbox;
 pub mod shape;
+mod state;
 pub mod tools;
 pub mod transport;
 pub mod wire;

@@ -74,6 +74,8 @@ fn observed(f: &Finding, not_refreshed: bool) -> Vec<Feature> {
         "root-appears" => out.push(Feature::RootAppeared),
         "mrtr-retry-roots" => out.push(Feature::RetryRootsChanged),
         "mrtr-stale-state" => out.push(Feature::StateReplayed),
+        "state-unsealed" => out.push(Feature::StateUnsealed),
+        a if a.starts_with(crate::runner::STATE_CHECKS) => out.push(Feature::StateTampered),
         _ => {}
     }
     if race::is_race(&f.attack) && f.kind.is_escape() {

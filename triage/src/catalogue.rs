@@ -81,7 +81,20 @@ const E: &[Family] = &[Family::Escape];
 const EO: &[Family] = &[Family::Escape, Family::Overblock];
 const O: &[Family] = &[Family::Overblock];
 
+/// What the spec asks of a `requestState` that affects access, and how to meet it.
+const STATE_FIX: &str = "Seal requestState with an HMAC or AEAD keyed by the server (over the payload, the method, a digest of the call's parameters and a short expiry); verify it before use and reject state that fails, as basic/patterns/mrtr.mdx of 2026-07-28 requires. Judge every retry by its own `inputResponses` and arguments, never by roots, paths or a tool carried in the state.";
+
 const RULES: &[Rule] = &[
+    // A tampered requestState is the defect whatever path it carried.
+    Rule {
+        families: E,
+        needs: &[Feature::StateTampered],
+        id: "RG-STATE-TRUSTED",
+        class: Class::PathEscape,
+        title: "a tampered requestState is trusted",
+        diagnosis: "The server decodes the `requestState` a client echoes (base64 or JSON, or a JWT whose signature it does not check) and acts on what it holds: a copy whose paths, roots, tool or arguments were rewritten reached a file outside every root. `requestState` is attacker-controlled input (basic/patterns/mrtr.mdx: servers MUST protect its integrity and MUST reject state that fails verification).",
+        fix: STATE_FIX,
+    },
     // Observed grants first: every escape they explain is folded into them.
     Rule {
         families: E,
@@ -155,6 +168,15 @@ const RULES: &[Rule] = &[
         title: NOT_RESOLVED.0,
         diagnosis: NOT_RESOLVED.1,
         fix: NOT_RESOLVED.2,
+    },
+    Rule {
+        families: O,
+        needs: &[Feature::StateUnsealed],
+        id: "RG-STATE-UNSEALED",
+        class: Class::Overblock,
+        title: "requestState is readable and not integrity-protected",
+        diagnosis: "The `requestState` the server hands out decodes (base64, base64url, JSON, a JWT) to readable structure, and a copy with its structure changed was taken as if the server had issued it. The 2026-07-28 revision (basic/patterns/mrtr.mdx) says: if requestState influences authorization, resource access or business logic, servers MUST protect its integrity (e.g. HMAC or AEAD) and MUST reject state that fails verification. A warning (it fails the run under --strict): no escape was seen through it.",
+        fix: STATE_FIX,
     },
     Rule {
         families: &[Family::Stale],
@@ -727,6 +749,16 @@ mod tests {
                 Class::StaleRoot,
                 &[Feature::RetryRootsChanged],
                 "RG-MRTR-RETRY-ROOTS",
+            ),
+            (
+                Class::PathEscape,
+                &[Feature::StateTampered, Feature::DotDot],
+                "RG-STATE-TRUSTED",
+            ),
+            (
+                Class::Overblock,
+                &[Feature::StateUnsealed],
+                "RG-STATE-UNSEALED",
             ),
             (Class::Overblock, &[], "RG-OVERBLOCK"),
             (Class::Hang, &[], "RG-HANG"),

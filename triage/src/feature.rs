@@ -197,6 +197,12 @@ pub enum Feature {
     RetryRootsChanged,
     /// A retry carried a `requestState` the server issued for another call, with other roots.
     StateReplayed,
+    /// A `requestState` decoded (base64, JSON, a JWT) to readable structure
+    /// and a tampered copy of it was taken.
+    StateUnsealed,
+    /// A retry carried a `requestState` whose decoded structure was tampered
+    /// with (paths, roots, expiry, tool), and the server acted on it.
+    StateTampered,
     /// The response is not a JSON object.
     NotJson,
     /// The response answers another request id, or none.
@@ -247,6 +253,8 @@ impl Feature {
             Feature::RootAppeared,
             Feature::RetryRootsChanged,
             Feature::StateReplayed,
+            Feature::StateUnsealed,
+            Feature::StateTampered,
             Feature::NotJson,
             Feature::WrongId,
             Feature::NoVerdict,
@@ -303,6 +311,8 @@ impl Feature {
             Feature::RootAppeared => "root-appeared",
             Feature::RetryRootsChanged => "retry-roots-changed",
             Feature::StateReplayed => "state-replayed",
+            Feature::StateUnsealed => "state-unsealed",
+            Feature::StateTampered => "state-tampered",
             Feature::NotJson => "not-json",
             Feature::WrongId => "wrong-id",
             Feature::NoVerdict => "no-verdict",
@@ -329,6 +339,8 @@ impl Feature {
                 | Feature::RootAppeared
                 | Feature::RetryRootsChanged
                 | Feature::StateReplayed
+                | Feature::StateUnsealed
+                | Feature::StateTampered
                 | Feature::NotJson
                 | Feature::WrongId
                 | Feature::NoVerdict
@@ -375,6 +387,8 @@ impl Feature {
             Feature::RootAppeared => "a listed root appeared on disk mid-session (observed, not probed)".into(),
             Feature::RetryRootsChanged => "an input_required retry answered roots/list with other roots than an earlier call got (observed, not probed)".into(),
             Feature::StateReplayed => "a retry echoed the requestState of another call, made with other roots (observed, not probed)".into(),
+            Feature::StateUnsealed => "a requestState decoded to readable structure (base64, JSON, a JWT) and a tampered copy was taken (observed, not probed)".into(),
+            Feature::StateTampered => "a retry carried a requestState whose decoded structure was tampered with, and the server acted on it (observed, not probed)".into(),
             Feature::NotJson => "the response was not a JSON object (observed, not probed)".into(),
             Feature::WrongId => "the response answered another id, or none (observed, not probed)".into(),
             Feature::NoVerdict => "the response had no boolean `allowed` (observed, not probed)".into(),

@@ -1,7 +1,8 @@
 //! The run: for each session mode, a baseline, the default-grant probes,
 //! the fixed attack table (escapes shrunk), the generative phase
 //! (scenarios drawn from the judge's generator on one long-lived server),
-//! then the roots-that-change and multi-round-trip checks and the races.
+//! then the roots-that-change, multi-round-trip and requestState checks and
+//! the races.
 //!
 //! Each phase is a type with `Phase::run` on a `Context`, which holds
 //! what phases share: the options, the run's token, the `Launcher` that
@@ -33,6 +34,7 @@ mod replay;
 mod report;
 mod roots_change;
 mod shrink;
+mod state;
 mod table;
 
 pub(crate) use context::{Context, Phase};
@@ -45,12 +47,14 @@ pub use mode::Mode;
 pub use options::{Options, ProgressFn};
 pub use replay::{replay, Replayed};
 pub use report::Report;
+pub(crate) use state::PREFIX as STATE_CHECKS;
 
 use defaults::Defaults;
 use generative::Generative;
 use mrtr::Mrtr;
 use race::Races;
 use roots_change::RootsChange;
+use state::RequestState;
 use table::{Baseline, Table};
 
 /// The server's home inside the base (working dir, HOME, TMPDIR), ignored by the write observation.
@@ -113,6 +117,15 @@ fn phases(cx: &mut Context<'_>) -> Result<(), HarnessError> {
         // A signal may have reached the server too: what it did then proves nothing.
         if !cx.stopped() {
             for attempt in roots_change.attempts.into_iter().chain(mrtr.attempts) {
+                cx.record(attempt);
+            }
+        }
+    }
+    if options.modes.contains(&Mode::Roots) && !cx.stopped() {
+        let mut state = RequestState::default();
+        state.run(cx)?;
+        if !cx.stopped() {
+            for attempt in state.attempts {
                 cx.record(attempt);
             }
         }
