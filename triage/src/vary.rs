@@ -917,13 +917,18 @@ pub fn rehomed(scenario: &Scenario) -> Option<Scenario> {
     }
     let subject = Subject::new(scenario);
     let fs = subject.fs.as_ref()?;
+    // A host directory, or a host link to one (`/proc/self/root`).
     let host_dir = |target: &str| {
+        let at = lexical(target.as_bytes());
         target.starts_with('/')
-            && matches!(
-                fs.lookup(&lexical(target.as_bytes())),
-                Ok(Some(NodeKind::Dir))
-            )
-            && !lexical(target.as_bytes()).starts_with(FAKE_TOP.as_bytes())
+            && match fs.lookup(&at) {
+                Ok(Some(NodeKind::Dir)) => true,
+                Ok(Some(NodeKind::Symlink(_))) => {
+                    std::fs::metadata(target).is_ok_and(|m| m.is_dir())
+                }
+                _ => false,
+            }
+            && !at.starts_with(FAKE_TOP.as_bytes())
     };
     if !scenario
         .tree
@@ -1319,6 +1324,25 @@ mod tests {
             path: p.into(),
             target: t.into(),
         }
+    }
+
+    #[test]
+    fn a_link_to_a_host_link_to_a_directory_is_rehomed() {
+        let s = scenario(
+            vec![Entry::Symlink {
+                path: "a".into(),
+                target: "/proc/self/root".into(),
+            }],
+            &["file://{base}"],
+            "{base}/a/n",
+            Op::Write,
+        );
+        let t = rehomed(&s).expect("rehomed");
+        assert!(
+            t.tree.iter().any(|e| matches!(e, Entry::Symlink { target, .. } if target.to_string_lossy().starts_with("{base}/"))),
+            "{:?}",
+            t.tree
+        );
     }
 
     #[test]
