@@ -82,6 +82,7 @@
 
 pub mod attacks;
 pub mod client;
+pub mod doors;
 pub mod era;
 mod error;
 pub mod http;
@@ -92,6 +93,7 @@ pub mod report;
 pub mod runner;
 pub mod sandbox;
 pub mod shape;
+pub mod tally;
 pub mod tools;
 pub mod transport;
 pub mod wire;

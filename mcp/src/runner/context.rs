@@ -69,6 +69,8 @@ impl<'a> Context<'a> {
                 notes: Vec::new(),
                 generated_scenarios: 0,
                 generated_calls: 0,
+                inventory: None,
+                calls: Default::default(),
                 interrupted: false,
                 elapsed: Duration::ZERO,
             },
@@ -83,6 +85,7 @@ impl<'a> Context<'a> {
         report.interrupted = self.options.interrupted.load(Ordering::Relaxed);
         report.server = self.launcher.server;
         report.era = self.launcher.era.fixed();
+        report.calls = self.launcher.tally.snapshot();
         report.elapsed = started.elapsed();
         report
     }
