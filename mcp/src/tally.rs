@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-use crate::client::{is_failure, response_text};
+use crate::wire::{is_failure, response_text};
 
 /// What one door got.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
