@@ -66,13 +66,16 @@ enum Command {
     ///
     /// Exit status as for vet.
     Replay(vet::ReplayArgs),
-    /// Vet a live MCP server over stdio: speak roots, attack its file tools,
-    /// observe escapes on disk.
+    /// Vet a live MCP server over stdio or HTTP: speak roots, attack every
+    /// door it lists (file tools, resources/read, URI templates, prompts),
+    /// observe escapes on disk and in its answers.
     ///
     /// Exit status: 0 no defect that fails (escapes, hangs, crashes,
     /// protocol errors; a root not honoured with --strict), or with
-    /// --baseline none that is new; 1 such a defect; 2 usage or harness
-    /// error; 130 interrupted.
+    /// --baseline none that is new, and every door attacked; 1 such a
+    /// defect; 2 inconclusive (nothing listed or attackable, or a door
+    /// left unattacked: docs/mcp-doors.md; 1 with --strict), or a usage or
+    /// harness error; 130 interrupted.
     Mcp(Box<mcp::McpArgs>),
     /// Write a checker skeleton (Python, Node or Rust) that calls a
     /// placeholder check, and print the commands that vet it.

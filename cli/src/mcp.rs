@@ -51,7 +51,7 @@ pub struct McpArgs {
     /// Seconds one race may run, whatever its tries: a slow server ends its race here.
     #[arg(long, value_name = "SECONDS", requires = "race", default_value_t = rootguard_mcp::race::DEFAULT_RACE_TIME.as_secs(), value_parser = clap::value_parser!(u64).range(1..), help_heading = CHECKS)]
     race_time: u64,
-    /// The warnings fail the run too: a root not honoured, an unsealed requestState.
+    /// The warnings fail the run too (a root not honoured, an unsealed requestState), and an inconclusive run (a door left unattacked, nothing attackable) exits 1 instead of 2.
     #[arg(long, help_heading = JUDGING)]
     strict: bool,
     /// Keep escapes as found, unshrunk and unprobed.
@@ -162,9 +162,33 @@ enum SandboxArg {
     None,
 }
 
+/// How a run or a replay came out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// Nothing found, and every door attacked (exit 0).
+    Pass,
+    /// A finding that fails the run (exit 1).
+    Fail,
+    /// Nothing found, but the run proves nothing (exit 2; 1 with `--strict`).
+    Inconclusive,
+}
+
+impl Verdict {
+    /// The exit status: `strict` makes an inconclusive run fail.
+    fn code(self, strict: bool) -> u8 {
+        match self {
+            Verdict::Pass => 0,
+            Verdict::Fail => 1,
+            Verdict::Inconclusive if strict => 1,
+            Verdict::Inconclusive => 2,
+        }
+    }
+}
+
 /// Runs `rootguard mcp` (or `rootguard mcp replay`); exit 0 nothing
-/// found, 1 a finding that fails, 2 usage or harness error, 130 stopped by
-/// SIGINT or SIGTERM (temp trees removed, servers killed).
+/// found, 1 a finding that fails, 2 inconclusive (1 with `--strict`) or a
+/// usage or harness error, 130 stopped by SIGINT or SIGTERM (temp trees
+/// removed, servers killed).
 pub fn run_mcp(args: McpArgs) -> ExitCode {
     let interrupted = Arc::new(AtomicBool::new(false));
     for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
@@ -173,7 +197,7 @@ pub fn run_mcp(args: McpArgs) -> ExitCode {
     }
     match vet_server(&args, &interrupted) {
         Ok(_) if interrupted.load(Ordering::Relaxed) => ExitCode::from(130),
-        Ok(failed) => ExitCode::from(u8::from(failed)),
+        Ok(verdict) => ExitCode::from(verdict.code(args.strict)),
         Err(e) => {
             eprintln!("rootguard mcp: {e}");
             ExitCode::from(2)
@@ -182,8 +206,8 @@ pub fn run_mcp(args: McpArgs) -> ExitCode {
 }
 
 /// What the command line asks: a run, or a replay (`rootguard mcp replay
-/// FILE`, or the deprecated `--replay FILE`); true when it fails.
-fn vet_server(args: &McpArgs, interrupted: &Arc<AtomicBool>) -> Result<bool, HarnessError> {
+/// FILE`, or the deprecated `--replay FILE`), and how it came out.
+fn vet_server(args: &McpArgs, interrupted: &Arc<AtomicBool>) -> Result<Verdict, HarnessError> {
     if let Some(McpCommand::Replay(replay)) = &args.action {
         let options = server_options(&replay.server, &replay.command, interrupted)?;
         return replay_finding(&options, &replay.file);
@@ -236,7 +260,7 @@ fn server_options(
 
 /// The run: the fixed table, the generative phase, the checks after; the
 /// report printed and written.
-fn run_checks(args: &McpArgs, interrupted: &Arc<AtomicBool>) -> Result<bool, HarnessError> {
+fn run_checks(args: &McpArgs, interrupted: &Arc<AtomicBool>) -> Result<Verdict, HarnessError> {
     let baseline = args
         .outputs
         .load_baseline()
@@ -294,7 +318,13 @@ fn run_checks(args: &McpArgs, interrupted: &Arc<AtomicBool>) -> Result<bool, Har
     if let Some(text) = comparison {
         println!("\n{text}");
     }
-    Ok(failed)
+    Ok(if failed {
+        Verdict::Fail
+    } else if shared.inconclusive.is_empty() {
+        Verdict::Pass
+    } else {
+        Verdict::Inconclusive
+    })
 }
 
 /// The launch shape the flags give, every template checked against the command.
@@ -343,8 +373,8 @@ fn base_dir(dir: &Path) -> Result<PathBuf, HarnessError> {
     Ok(real)
 }
 
-/// Replays one finding; true while it still shows.
-fn replay_finding(options: &Options, file: &std::path::Path) -> Result<bool, HarnessError> {
+/// Replays one finding: it fails while it still shows.
+fn replay_finding(options: &Options, file: &std::path::Path) -> Result<Verdict, HarnessError> {
     match replay(options, file)? {
         Replayed::Still(f) => {
             println!(
@@ -363,14 +393,14 @@ fn replay_finding(options: &Options, file: &std::path::Path) -> Result<bool, Har
                     rootguard_mcp::client::tail(response, 400)
                 );
             }
-            Ok(true)
+            Ok(Verdict::Fail)
         }
         Replayed::Gone => {
             println!(
                 "no longer fails: {} shows nothing on this server",
                 file.display()
             );
-            Ok(false)
+            Ok(Verdict::Pass)
         }
     }
 }
@@ -448,8 +478,9 @@ mod tests {
             &server,
             "{roots}",
         ];
-        assert!(
+        assert_eq!(
             vet_server(&args(&line), &flag()).expect("runs"),
+            Verdict::Fail,
             "a stale root fails the run"
         );
         let report: serde_json::Value =
@@ -490,7 +521,10 @@ mod tests {
             &server,
             "{roots}",
         ];
-        assert!(vet_server(&args(&line), &flag()).expect("runs"));
+        assert_eq!(
+            vet_server(&args(&line), &flag()).expect("runs"),
+            Verdict::Fail
+        );
         let sarif = fs::read_to_string(&sarif).expect("sarif");
         assert!(sarif.contains("RG-TOCTOU"), "{sarif}");
     }
@@ -522,7 +556,10 @@ mod tests {
             &flawed,
             "{roots}",
         ];
-        assert!(vet_server(&args(&line), &flag()).expect("runs"));
+        assert_eq!(
+            vet_server(&args(&line), &flag()).expect("runs"),
+            Verdict::Fail
+        );
         let file = fs::read_dir(&out)
             .expect("findings")
             .flatten()
@@ -537,9 +574,14 @@ mod tests {
                 let line = [form, &file, "--", &python, server_file, "{roots}"];
                 vet_server(&args(&line), &flag())
             };
-            assert!(replay(&flawed).expect("replays"), "{form}: still escapes");
-            assert!(
-                !replay(&server("refreshing_server.py")).expect("replays"),
+            assert_eq!(
+                replay(&flawed).expect("replays"),
+                Verdict::Fail,
+                "{form}: still escapes"
+            );
+            assert_eq!(
+                replay(&server("refreshing_server.py")).expect("replays"),
+                Verdict::Pass,
                 "{form}: a sound server shows nothing"
             );
             let missing = [form, "/nonexistent/x.json", "--", &python, &flawed];
@@ -567,7 +609,10 @@ mod tests {
             &server,
             "{roots}",
         ];
-        assert!(!vet_server(&args(&line), &flag()).expect("runs"));
+        assert_eq!(
+            vet_server(&args(&line), &flag()).expect("runs"),
+            Verdict::Pass
+        );
     }
 
     #[test]
@@ -585,7 +630,7 @@ mod tests {
             line.extend(["--only", "sibling-prefix-read"]);
             line.extend(launch);
             line.extend(["--", &python, server]);
-            !vet_server(&args(&line), &flag()).expect("runs")
+            vet_server(&args(&line), &flag()).expect("runs") == Verdict::Pass
         };
         let config = ".rootguard-test/config.json={\"allowedDirectories\": {roots_json}}";
         assert!(passes(&["--config", config], &server("config_server.py")));

@@ -73,6 +73,8 @@ pub struct Session {
     dialect: Option<&'static dyn Dialect>,
     /// The server's name, version and revision, once settled.
     server: Option<Value>,
+    /// Where its `tools/call` requests are counted, per tool.
+    pub tally: Option<crate::tally::Tally>,
 }
 
 impl Session {
@@ -127,6 +129,7 @@ impl Session {
             choice: EraChoice::Auto,
             dialect: None,
             server: None,
+            tally: None,
         }
     }
 

@@ -5,7 +5,9 @@
 //! server's `roots/list` requests with a scenario's roots, discovers its
 //! file tools from `tools/list`, and calls them with hostile paths on small
 //! trees where "outside" is a sibling directory in the same temp base
-//! holding canary files. An escape is *observed*: a canary token in a
+//! holding canary files. Its other doors are listed and attacked too
+//! ([`doors`]: `resources/read` with file URIs, each URI template, each
+//! prompt argument), each call counted per door ([`tally`]). An escape is *observed*: a canary token in a
 //! result (base64 blobs decoded), or a file created, changed or removed
 //! outside the roots on disk. The fixed attack table (corpus/mcp-attacks.json,
 //! [`attacks`]) runs first; with a budget ([`Options::budget`]) a
@@ -43,7 +45,9 @@
 //!
 //! From the command line (`{roots}` becomes the root directories, one
 //! argument each; exit 0 nothing found, 1 an escape, hang, crash or
-//! protocol error, 2 usage or harness error, 130 interrupted):
+//! protocol error, 2 an inconclusive run (nothing attackable, a door left
+//! unattacked: [`Report::inconclusive`], docs/mcp-doors.md) or a usage or
+//! harness error, 130 interrupted):
 //!
 //! ```sh
 //! rootguard mcp --out findings/ --sarif report.sarif -- \
@@ -82,6 +86,7 @@
 
 pub mod attacks;
 pub mod client;
+pub mod doors;
 pub mod era;
 mod error;
 pub mod http;
@@ -93,6 +98,7 @@ pub mod runner;
 pub mod sandbox;
 pub mod shape;
 mod state;
+pub mod tally;
 pub mod tools;
 pub mod transport;
 pub mod wire;

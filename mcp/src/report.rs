@@ -255,6 +255,7 @@ pub fn model(report: &Report, strict: bool) -> shared::Report {
         ),
     ];
     let mut summary = summary;
+    summary.extend(door_lines(report));
     summary.extend(
         report
             .races
@@ -312,6 +313,7 @@ pub fn model(report: &Report, strict: bool) -> shared::Report {
             .collect();
         facts.insert("races".into(), Value::Array(races));
     }
+    facts.insert("doors".into(), doors_json(report));
     let command: Vec<String> = report.command.split(' ').map(str::to_owned).collect();
     shared::Report {
         tool: Tool::Mcp,
@@ -339,7 +341,68 @@ pub fn model(report: &Report, strict: bool) -> shared::Report {
         notes: report.notes.clone(),
         era: report.era.map(|e| e.describe()),
         facts,
+        inconclusive: report.inconclusive(),
     }
+}
+
+/// What the server exposed and the calls each door got, for a person.
+fn door_lines(report: &Report) -> Vec<String> {
+    let Some(inventory) = &report.inventory else {
+        return vec!["  doors: the server's lists could not be read".into()];
+    };
+    let doors = report.doors();
+    let mut out = vec![format!(
+        "  doors: {} tool(s) ({} file tools), {} resource(s), {} URI template(s), {} prompt(s); {} attacked",
+        inventory.tools.len(),
+        inventory.file_tools.len(),
+        inventory.resources.len(),
+        inventory.templates.len(),
+        inventory.prompts.len(),
+        doors.iter().filter(|d| d.calls.attacked()).count(),
+    )];
+    for d in &doors {
+        let state = if d.calls.attacked() {
+            "attacked"
+        } else if d.attackable {
+            "NOT ATTACKED"
+        } else {
+            "not attackable"
+        };
+        out.push(format!(
+            "    {:<10} {:<40} {} call(s), {} refused at the schema level: {state}",
+            d.kind.as_str(),
+            d.name,
+            d.calls.calls,
+            d.calls.refused
+        ));
+    }
+    out
+}
+
+/// The inventory and the calls per door, for JSON.
+fn doors_json(report: &Report) -> Value {
+    let Some(inventory) = &report.inventory else {
+        return Value::Null;
+    };
+    json!({
+        "tools": inventory.tools,
+        "file_tools": inventory.file_tools,
+        "serves_resources": inventory.serves_resources,
+        "resources": inventory.resources.iter().map(|r| json!({"uri": r.uri, "name": r.name})).collect::<Vec<_>>(),
+        "templates": inventory.templates.iter().map(|t| json!({"uriTemplate": t.text, "variables": t.variables()})).collect::<Vec<_>>(),
+        "prompts": inventory.prompts.iter().map(|p| json!({
+            "name": p.name,
+            "arguments": p.arguments.iter().map(|a| json!({"name": a.name, "required": a.required})).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "calls": report.doors().iter().map(|d| json!({
+            "door": d.name,
+            "kind": d.kind.as_str(),
+            "attackable": d.attackable,
+            "calls": d.calls.calls,
+            "refused_at_schema": d.calls.refused,
+            "attacked": d.calls.attacked(),
+        })).collect::<Vec<_>>(),
+    })
 }
 
 /// The report as text: the defects first, then every check, then the counts.

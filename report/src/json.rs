@@ -109,6 +109,7 @@ pub fn report_value(report: &Report) -> Value {
         })).collect::<Vec<_>>(),
         "notes": report.notes,
         "era": report.era,
+        "inconclusive": report.inconclusive,
     });
     if let Value::Object(map) = &mut out {
         for (k, v) in &report.facts {

@@ -408,6 +408,9 @@ pub struct Report {
     pub era: Option<String>,
     /// Harness-specific facts for JSON (`seed`, `scenarios`, `server`, ...).
     pub facts: serde_json::Map<String, serde_json::Value>,
+    /// Why the run proves nothing, if it does not (`rootguard mcp`: nothing
+    /// attacked, or a door left unattacked); empty for a conclusive run.
+    pub inconclusive: Vec<String>,
 }
 
 impl Report {
@@ -415,6 +418,12 @@ impl Report {
     /// crashes, protocol errors; overblocks only when `strict`).
     pub fn failed(&self) -> bool {
         self.defects.iter().any(|d| self.fails(d))
+    }
+
+    /// Whether the run is inconclusive: no defect fails it, and it gave
+    /// reasons why it proves nothing.
+    pub fn is_inconclusive(&self) -> bool {
+        !self.failed() && !self.inconclusive.is_empty()
     }
 
     /// Whether `defect` fails the run.

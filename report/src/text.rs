@@ -48,13 +48,23 @@ pub fn defects_phrase(n: usize) -> String {
 ///     summary: vec!["rootguard vet: 10 queries".into()], seed: Some(1), strict: false,
 ///     interrupted: false, elapsed: Duration::ZERO, queries: 10,
 ///     counts: vec![(Class::PathEscape, 0)], defects: vec![], checks: vec![],
-///     notes: vec![], era: None, facts: Default::default(),
+///     notes: vec![], era: None, facts: Default::default(), inconclusive: vec![],
 /// };
 /// let out = text(&report);
 /// assert!(out.contains("no defects") && out.contains("path-escape"));
 /// ```
 pub fn text(report: &Report) -> String {
     let mut out = String::new();
+    if !report.inconclusive.is_empty() {
+        let _ = writeln!(
+            out,
+            "INCONCLUSIVE: this run does not show that the server is sound, because"
+        );
+        for reason in &report.inconclusive {
+            let _ = writeln!(out, "  - {reason}");
+        }
+        let _ = writeln!(out);
+    }
     for line in &report.summary {
         let _ = writeln!(out, "{line}");
     }
@@ -93,8 +103,11 @@ pub fn text(report: &Report) -> String {
     out
 }
 
-/// The last line: `FAIL: 2 defects (…)` or `ok: …`.
+/// The last line: `FAIL: 2 defects (…)`, `INCONCLUSIVE: <reasons>` or `ok: …`.
 pub fn verdict_line(report: &Report) -> String {
+    if report.is_inconclusive() {
+        return format!("INCONCLUSIVE: {}", report.inconclusive.join("; "));
+    }
     let count = |class| {
         report
             .counts

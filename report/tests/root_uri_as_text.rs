@@ -65,6 +65,7 @@ fn report(roots: &[&str]) -> Report {
         notes: vec![],
         era: None,
         facts: Default::default(),
+        inconclusive: Vec::new(),
     }
 }
 

@@ -55,6 +55,7 @@ fn report(tool: Tool, artifact: &str, strict: bool, sightings: Vec<Sighting>) ->
         notes: vec!["a note".into()],
         era: None,
         facts: Default::default(),
+        inconclusive: Vec::new(),
     }
 }
 

@@ -99,6 +99,7 @@ pub fn model(report: &Report, strict: bool) -> shared::Report {
         checks: Vec::new(),
         notes: report.notes.clone(),
         facts,
+        inconclusive: Vec::new(),
     }
 }
 

@@ -135,6 +135,8 @@ fn empty_report(options: &Options, sandbox: crate::Sandbox, writes: bool) -> Rep
         notes: Vec::new(),
         generated_scenarios: 0,
         generated_calls: 0,
+        inventory: None,
+        calls: Default::default(),
         interrupted: false,
         elapsed: Duration::ZERO,
     }
@@ -181,6 +183,7 @@ impl<'a> Context<'a> {
         report.interrupted = self.options.interrupted.load(Ordering::Relaxed);
         report.server = self.launcher.server;
         report.era = self.launcher.era.fixed();
+        report.calls = self.launcher.tally.snapshot();
         report.elapsed = started.elapsed();
         report
     }

@@ -130,13 +130,16 @@ impl At<'_> {
     }
 }
 
-/// The last `tools/call` of an exchange and its response.
+/// The methods whose requests carry a hostile path: the key request is the last of them.
+pub(crate) const DOOR_METHODS: [&str; 3] =
+    ["\"tools/call\"", "\"resources/read\"", "\"prompts/get\""];
+
+/// The last `tools/call` (or other door request) of an exchange and its response.
 fn key_exchange(exchange: &[crate::client::Message]) -> Option<(String, String)> {
     use crate::client::Direction;
-    let (at, request) =
-        exchange.iter().enumerate().rev().find(|(_, m)| {
-            m.direction == Direction::ToServer && m.text.contains("\"tools/call\"")
-        })?;
+    let (at, request) = exchange.iter().enumerate().rev().find(|(_, m)| {
+        m.direction == Direction::ToServer && DOOR_METHODS.iter().any(|d| m.text.contains(d))
+    })?;
     let id = serde_json::from_str::<Value>(&request.text)
         .ok()?
         .get("id")?

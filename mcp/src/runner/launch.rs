@@ -18,6 +18,7 @@ use super::{session_error_kind, At, Finding, Mode, Options, Sighting, HOME};
 use crate::client::{RootsAnswer, Session, SessionError, Transcript};
 use crate::era::EraChoice;
 use crate::sandbox::{Launch, Sandbox};
+use crate::tally::Tally;
 use crate::tools::{self, Tool};
 use crate::{HarnessError, Kind};
 
@@ -88,6 +89,8 @@ pub(crate) struct Launcher<'a> {
     pub(crate) server: Option<Value>,
     /// The era sessions speak: fixed by the first one that settled it.
     pub(crate) era: EraChoice,
+    /// The calls every session made, per door.
+    pub(crate) tally: Tally,
 }
 
 impl<'a> Launcher<'a> {
@@ -111,6 +114,7 @@ impl<'a> Launcher<'a> {
             asks_roots: None,
             server: None,
             era: options.era,
+            tally: Tally::default(),
         })
     }
 
@@ -185,6 +189,7 @@ impl<'a> Launcher<'a> {
                 None => Session::start(&launch, uris.clone(), self.options.timeout)?,
             };
             session.roots_answer = answer;
+            session.tally = Some(self.tally.clone());
             session.set_era(self.era);
             match self.handshake(&mut session, mode) {
                 Ok(()) => {

@@ -1,8 +1,9 @@
 //! The run: for each session mode, a baseline, the default-grant probes,
 //! the fixed attack table (escapes shrunk), the generative phase
 //! (scenarios drawn from the judge's generator on one long-lived server),
-//! then the roots-that-change, multi-round-trip and requestState checks and
-//! the races.
+//! then the doors beyond file tools (resources, templates, prompts), the
+//! roots-that-change, multi-round-trip and requestState checks and the
+//! races.
 //!
 //! Each phase is a type with `Phase::run` on a `Context`, which holds
 //! what phases share: the options, the run's token, the `Launcher` that
@@ -22,6 +23,7 @@ use crate::{HarnessError, Kind};
 mod call;
 mod context;
 mod defaults;
+mod doors;
 mod draw;
 mod finding;
 mod generative;
@@ -50,6 +52,7 @@ pub use report::Report;
 pub(crate) use state::PREFIX as STATE_CHECKS;
 
 use defaults::Defaults;
+use doors::Doors;
 use generative::Generative;
 use mrtr::Mrtr;
 use race::Races;
@@ -109,6 +112,10 @@ fn phases(cx: &mut Context<'_>) -> Result<(), HarnessError> {
         }
     }
     cx.stop_table_server();
+    if !cx.stopped() {
+        let mode = options.modes.first().copied().unwrap_or(Mode::Roots);
+        Doors { mode }.run(cx)?;
+    }
     if options.stale_roots && options.modes.contains(&Mode::Roots) && !cx.stopped() {
         let mut roots_change = RootsChange::default();
         roots_change.run(cx)?;
@@ -217,7 +224,11 @@ pub(crate) fn call(
     tool: &str,
     arguments: Value,
 ) -> Result<Value, SessionError> {
-    session.request("tools/call", json!({"name": tool, "arguments": arguments}))
+    let response = session.request("tools/call", json!({"name": tool, "arguments": arguments}));
+    if let Some(tally) = &session.tally {
+        tally.record(&format!("tools/call:{tool}"), response.as_ref().ok());
+    }
+    response
 }
 
 pub(crate) fn session_error_kind(error: &SessionError) -> Kind {

@@ -1,0 +1,465 @@
+//! The doors beyond file tools: the server's lists read once
+//! ([`Inventory::discover`]), then each door attacked with canaries
+//! outside the root `proj`, on one server while the root stays:
+//!
+//! - `resources/read` with file URIs of each read attack of the fixed
+//!   table (a sibling prefix, `..`, links out, a case variant, a trailing
+//!   space or quote), in the judge's URI forms ([`RootSpec`]: `file://`,
+//!   `localhost`, `file:`, every byte percent-encoded, `/` as `%2f` too,
+//!   double-encoded);
+//! - each URI template, every variable in turn filled with `..` climbs to
+//!   the canary, raw, percent-encoded in either case, double-encoded,
+//!   with `\` or `%5c` for the separator, and mixed, at depth 1 and 2,
+//!   relative and after the root's own path;
+//! - `prompts/get`, every argument in turn given the canary (and a
+//!   prefix sibling's) as an absolute path, a file URI and a `../` path.
+//!
+//! A response holding a canary's content is an escape. Findings name the
+//! door in their tool slot (`resources/read`, `resources/read:TEMPLATE`,
+//! `prompts/get:NAME`); each call is counted in the run's tally.
+
+use rootguard_judge::gen::{file_uri, Escape, Form, Piece, RootSpec, TreeNames};
+use rootguard_judge::{kernel, Case, Entry, Op, Scenario};
+use serde_json::{json, Map, Value};
+
+use super::launch::Server;
+use super::{excerpt, At, Context, Finding, Mode, Outcome, Phase, Sighting, Started};
+use crate::attacks::{self, ROOT, TOKEN};
+use crate::client::response_text;
+use crate::doors::{Inventory, Prompt, UriTemplate, RESOURCES_READ};
+use crate::observe::blob_text;
+use crate::tools::Action;
+use crate::{HarnessError, Kind};
+
+/// The URI forms of a direct `resources/read`: a name, the judge's form
+/// and escapes of the path after the base.
+const URI_FORMS: [(&str, Form, Option<Escape>); 6] = [
+    ("plain", Form::Empty, None),
+    ("localhost", Form::Localhost(0), None),
+    ("short", Form::Short(0), None),
+    ("encoded", Form::Empty, Some(Escape::Upper)),
+    ("encoded-slash", Form::Empty, Some(Escape::Lower)),
+    ("double-encoded", Form::Empty, Some(Escape::Double)),
+];
+
+/// How a template value spells `..` and the separator: a name, the dot
+/// segment, the separator.
+const SPELLINGS: [(&str, &str, &str); 9] = [
+    ("raw", "..", "/"),
+    ("encoded", "%2e%2e", "%2f"),
+    ("encoded-upper", "%2E%2E", "%2F"),
+    ("double-encoded", "%252e%252e", "%252f"),
+    ("backslash", "..", "\\"),
+    ("encoded-backslash", "..", "%5c"),
+    ("encoded-slash", "..", "%2f"),
+    ("encoded-dots", "%2e%2e", "/"),
+    ("half-encoded-dots", ".%2e", "/"),
+];
+
+/// The base without its leading `/`, in a value put after a template's own `/`.
+const BASE_REL: &str = "{base_rel}";
+
+/// The value the variables not under attack get.
+const BENIGN: &str = "inside.txt";
+
+/// The door attacks, in one session mode; the inventory is read whatever
+/// the options, the attacks run only when [`super::Options::attacks`].
+pub(super) struct Doors {
+    /// The session mode.
+    pub mode: Mode,
+}
+
+/// One call through a door: the request, the tree it runs on, the canary it aims at.
+struct Knock {
+    /// The attack's name (a file name: `door-…`).
+    name: String,
+    /// The door, as the tally and the finding's tool slot name it.
+    door: String,
+    /// The method.
+    method: &'static str,
+    /// The params, `{base}` standing for the base.
+    params: Value,
+    /// The scenario: its tree, the root, the hostile path as a case.
+    scenario: Scenario,
+    /// The canary aimed at (`{base}` form): its truth is the finding's.
+    target: String,
+}
+
+impl Phase for Doors {
+    fn run(&mut self, cx: &mut Context<'_>) -> Result<(), HarnessError> {
+        let mode = self.mode;
+        let scenario = cx.scenario("doors", &door_tree(), &[ROOT], None);
+        let mut server = match cx.launcher.serve(None, &scenario, mode)? {
+            Started::Running(server) => server,
+            Started::Failed(failed) => {
+                cx.report.notes.push(format!(
+                    "the server's lists could not be read: {}",
+                    failed.evidence
+                ));
+                return Ok(());
+            }
+        };
+        let inventory = match Inventory::discover(&mut server.live.session) {
+            Ok(inventory) => inventory,
+            Err(e) => {
+                drop(server.stop());
+                cx.report
+                    .notes
+                    .push(format!("the server's lists could not be read: {e}"));
+                return Ok(());
+            }
+        };
+        for failed in &inventory.failed_lists {
+            cx.report.notes.push(format!("a list failed: {failed}"));
+        }
+        cx.report.inventory = Some(inventory.clone());
+        if !cx.options.attacks {
+            drop(server.stop());
+            return Ok(());
+        }
+        let base = server.live.materialized.base_text().to_owned();
+        let mut slot = Some(server);
+        let mut doors: Vec<(String, Vec<Knock>)> = Vec::new();
+        if inventory.serves_resources {
+            doors.push((RESOURCES_READ.to_owned(), direct_reads(cx)?));
+        }
+        for (i, template) in inventory.templates.iter().enumerate() {
+            if !template.variables().is_empty() {
+                doors.push((template.door(), template_reads(cx, i, template)));
+            }
+        }
+        for prompt in &inventory.prompts {
+            if !prompt.arguments.is_empty() {
+                doors.push((prompt.door(), prompt_gets(cx, prompt, &base)));
+            }
+        }
+        for (door, knocks) in doors {
+            let mut found = None;
+            let mut tried = 0;
+            for knock in knocks {
+                if cx
+                    .options
+                    .filter
+                    .as_ref()
+                    .is_some_and(|f| !knock.name.contains(f.as_str()))
+                {
+                    continue;
+                }
+                if cx.stopped() {
+                    break;
+                }
+                tried += 1;
+                if let Some(f) = knock_on(cx, &mut slot, &knock, mode)? {
+                    found = found.or(Some(f.kind));
+                    // A signal may have reached the server too: what it did then proves nothing.
+                    if !cx.stopped() {
+                        cx.report.findings.push(f);
+                    }
+                }
+            }
+            cx.progress(Outcome {
+                name: door,
+                mode,
+                finding: found,
+                skipped: (tried == 0).then(|| "no attack matched --only".to_owned()),
+            });
+        }
+        if let Some(server) = slot {
+            drop(server.stop());
+        }
+        Ok(())
+    }
+}
+
+/// The tree of the template and prompt attacks: the root with a file and
+/// a subdirectory, a canary beside it and one in a prefix sibling.
+fn door_tree() -> Vec<Entry> {
+    vec![
+        Entry::File {
+            path: format!("{ROOT}/{BENIGN}").into(),
+            content: Some("inside\n".into()),
+        },
+        Entry::Dir {
+            path: format!("{ROOT}/sub").into(),
+        },
+        Entry::File {
+            path: "out/secret.txt".into(),
+            content: Some(format!("CANARY-{TOKEN}\n")),
+        },
+        Entry::File {
+            path: format!("{ROOT}2/secret.txt").into(),
+            content: Some(format!("CANARY-{TOKEN}\n")),
+        },
+    ]
+}
+
+/// A scenario on `tree` whose case is a read of `path` (`{base}` form).
+fn scenario_of(cx: &Context<'_>, name: &str, tree: &[Entry], path: String, note: &str) -> Scenario {
+    let case = Case {
+        path: path.into(),
+        op: Op::Read,
+        expect: None,
+    };
+    let mut s = cx.scenario(name, tree, &[ROOT], Some(case));
+    s.note = Some(note.to_owned());
+    s
+}
+
+/// `resources/read` of each table read attack's path in every URI form.
+fn direct_reads(cx: &Context<'_>) -> Result<Vec<Knock>, HarnessError> {
+    let table = attacks::all().map_err(HarnessError::Scenario)?;
+    let mut out = Vec::new();
+    for attack in table.iter().filter(|a| a.action == Action::Read) {
+        let hostile = &attack.paths[attack.case.0];
+        let rel = hostile.strip_prefix("{base}/").unwrap_or(hostile);
+        let pieces: Vec<Piece> = rel
+            .split('/')
+            .map(|c| Piece::Bytes(c.as_bytes().to_vec()))
+            .collect();
+        for (form_name, form, escape) in URI_FORMS {
+            let spec = RootSpec::Tree {
+                form,
+                path: pieces.clone(),
+                escapes: escape.into_iter().collect(),
+                suffix: None,
+            };
+            let uri = spec.render("{base}", &TreeNames::default());
+            // The path a single decoding gives: double encoding leaves escapes in it.
+            let path = if escape == Some(Escape::Double) {
+                format!("{{base}}/{}", percent_encoded(rel))
+            } else {
+                hostile.clone()
+            };
+            let name = format!("door-read-{}-{form_name}", attack.name);
+            let note = format!(
+                "resources/read of {uri} ({}); the case is the path the URI names",
+                attack.note
+            );
+            out.push(Knock {
+                scenario: scenario_of(cx, &name, &attack.tree, path, &note),
+                name,
+                door: RESOURCES_READ.to_owned(),
+                method: "resources/read",
+                params: json!({ "uri": uri }),
+                target: hostile.clone(),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Every byte of `rel` but `/` as `%XX`.
+fn percent_encoded(rel: &str) -> String {
+    rel.bytes()
+        .map(|b| {
+            if b == b'/' {
+                "/".to_owned()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// A template's variables, each in turn, filled with climbs to the
+/// canary in every spelling: relative at depth 1 and 2, and after the
+/// root's own path (without its leading `/`) at depth 1 and 2.
+fn template_reads(cx: &Context<'_>, index: usize, t: &UriTemplate) -> Vec<Knock> {
+    let root = format!("{BASE_REL}/{ROOT}");
+    let tree = door_tree();
+    let mut out = Vec::new();
+    for var in t.variables() {
+        for (spelling, dots, sep) in SPELLINGS {
+            let climb = |n: usize| format!("{dots}{sep}").repeat(n);
+            let tail = format!("out{sep}secret.txt");
+            let shapes = [
+                ("depth1", climb(1) + &tail, climb(1) + &tail),
+                ("depth2", climb(2) + &tail, climb(2) + &tail),
+                (
+                    "root-depth1",
+                    format!("{root}/{}{tail}", climb(1)),
+                    climb(1) + &tail,
+                ),
+                (
+                    "root-depth2",
+                    format!("{root}/sub/{}{tail}", climb(2)),
+                    format!("sub/{}{tail}", climb(2)),
+                ),
+            ];
+            for (shape, value, under_root) in shapes {
+                let uri = t.fill(|v| {
+                    if v == var {
+                        value.clone()
+                    } else {
+                        BENIGN.to_owned()
+                    }
+                });
+                let name = format!("door-template{index}-{}-{spelling}-{shape}", safe(&var));
+                let note = format!(
+                    "resources/read of {uri} (the template {}); the case is the variable's value taken as a path beneath the root",
+                    t.text
+                );
+                let path = format!("{{base}}/{ROOT}/{under_root}");
+                out.push(Knock {
+                    scenario: scenario_of(cx, &name, &tree, path, &note),
+                    name,
+                    door: t.door(),
+                    method: "resources/read",
+                    params: json!({ "uri": uri }),
+                    target: "{base}/out/secret.txt".to_owned(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// A prompt's arguments, each in turn, given the canary beside the root
+/// and the one in its prefix sibling: an absolute path, a file URI, a
+/// `../` path.
+fn prompt_gets(cx: &Context<'_>, prompt: &Prompt, base: &str) -> Vec<Knock> {
+    let tree = door_tree();
+    let mut out = Vec::new();
+    for arg in &prompt.arguments {
+        for dir in ["out", "proj2"] {
+            let target = format!("{{base}}/{dir}/secret.txt");
+            let absolute = format!("{base}/{dir}/secret.txt");
+            let forms = [
+                ("absolute", target.clone()),
+                ("uri", file_uri(absolute.as_bytes()).replace(base, "{base}")),
+                ("relative", format!("../{dir}/secret.txt")),
+            ];
+            for (form, value) in forms {
+                let mut arguments = Map::new();
+                for other in &prompt.arguments {
+                    let v = if other.name == arg.name {
+                        value.clone()
+                    } else {
+                        BENIGN.to_owned()
+                    };
+                    arguments.insert(other.name.clone(), Value::String(v));
+                }
+                let name = format!(
+                    "door-prompt-{}-{}-{dir}-{form}",
+                    safe(&prompt.name),
+                    safe(&arg.name)
+                );
+                let note = format!(
+                    "prompts/get {} with the argument {} = {value}; the case is the file it names",
+                    prompt.name, arg.name
+                );
+                out.push(Knock {
+                    scenario: scenario_of(cx, &name, &tree, target.clone(), &note),
+                    name,
+                    door: prompt.door(),
+                    method: "prompts/get",
+                    params: json!({"name": prompt.name, "arguments": arguments}),
+                    target: target.clone(),
+                });
+            }
+        }
+    }
+    out
+}
+
+/// `text` as part of a file name: letters, digits, `-` and `_`.
+fn safe(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// `value` with every string's `{base}` made the real base, and
+/// [`BASE_REL`] the real base without its leading `/`.
+fn based(value: &Value, base: &str) -> Value {
+    match value {
+        Value::String(s) => Value::String(
+            s.replace(BASE_REL, base.trim_start_matches('/'))
+                .replace("{base}", base),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(|v| based(v, base)).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), based(v, base)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// Sends one knock on the door server (relaid, or started afresh), counts
+/// it, and looks for the canary; the server is kept for the next knock
+/// unless it escaped, hung or crashed.
+fn knock_on(
+    cx: &mut Context<'_>,
+    slot: &mut Option<Server>,
+    knock: &Knock,
+    mode: Mode,
+) -> Result<Option<Finding>, HarnessError> {
+    let mut server = match cx.launcher.serve(slot.take(), &knock.scenario, mode)? {
+        Started::Running(server) => server,
+        Started::Failed(failed) => {
+            cx.launcher.tally.record(&knock.door, None);
+            return Ok(Some(failed.finding(&knock.name, mode, &knock.scenario)));
+        }
+    };
+    let base = server.live.materialized.base_text().to_owned();
+    let response = server
+        .live
+        .session
+        .request(knock.method, based(&knock.params, &base));
+    cx.launcher
+        .tally
+        .record(&knock.door, response.as_ref().ok());
+    let response = match response {
+        Ok(response) => response,
+        Err(e) => {
+            let mut f = at(knock, mode, &server).failure(&e, server.exchange());
+            f.tool = Some(knock.door.clone());
+            drop(server.stop());
+            return Ok(Some(f));
+        }
+    };
+    let text = response_text(&response) + &blob_text(&response);
+    let needle = format!("CANARY-{}", cx.token);
+    if !text.contains(&needle) {
+        *slot = Some(server);
+        return Ok(None);
+    }
+    let target = knock.target.replace("{base}", &base);
+    let truth = kernel::judge(
+        server.live.materialized.roots(),
+        target.as_bytes(),
+        Op::Read,
+    );
+    let f = at(knock, mode, &server).finding(Sighting {
+        kind: Kind::ReadEscape,
+        tool: Some(knock.door.clone()),
+        evidence: format!(
+            "the canary {} came back: {}",
+            knock.target,
+            excerpt(&text, &needle)
+        ),
+        truth: Some(&truth),
+        exchange: server.exchange(),
+    });
+    // What the escape did to the server is unknown: the next knock gets a fresh one.
+    drop(server.stop());
+    Ok(Some(f))
+}
+
+/// Where a knock's finding is seen.
+fn at<'a>(knock: &'a Knock, mode: Mode, server: &'a Server) -> At<'a> {
+    At {
+        name: &knock.name,
+        mode,
+        scenario: &knock.scenario,
+        materialized: &server.live.materialized,
+    }
+}

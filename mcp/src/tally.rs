@@ -1,0 +1,108 @@
+//! Calls per door: how many requests each tool, resource read, template
+//! and prompt got, and how many of them the server refused at the schema
+//! level (before any path was looked at). A door counts as attacked when
+//! at least one call got past that.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use serde_json::Value;
+
+use crate::wire::{is_failure, response_text};
+
+/// What one door got.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct DoorCalls {
+    /// Requests sent through the door.
+    pub calls: u64,
+    /// Of those, the ones refused at the schema level ([`refused_at_schema`]).
+    pub refused: u64,
+}
+
+impl DoorCalls {
+    /// Whether at least one call got past the schema level.
+    pub fn attacked(&self) -> bool {
+        self.calls > self.refused
+    }
+}
+
+/// The calls of a run, per door, shared by every session of the run.
+#[derive(Debug, Clone, Default)]
+pub struct Tally(Arc<Mutex<BTreeMap<String, DoorCalls>>>);
+
+impl Tally {
+    /// Counts one call through `door`, answered `response` (`None`: no
+    /// answer, a hang or a crash, which is not a schema refusal).
+    pub fn record(&self, door: &str, response: Option<&Value>) {
+        let refused = response.is_some_and(refused_at_schema);
+        if let Ok(mut map) = self.0.lock() {
+            let entry = map.entry(door.to_owned()).or_default();
+            entry.calls += 1;
+            entry.refused += u64::from(refused);
+        }
+    }
+
+    /// The calls so far, per door.
+    pub fn snapshot(&self) -> BTreeMap<String, DoorCalls> {
+        self.0.lock().map(|m| m.clone()).unwrap_or_default()
+    }
+}
+
+/// Phrases of input-validation errors (the SDKs' and JSON Schema validators').
+const VALIDATION: &[&str] = &[
+    "input validation error",
+    "invalid arguments",
+    "invalid params",
+    "validation error",
+    "is a required property",
+    "invalid_type",
+    "missing required",
+];
+
+/// Whether `response` refuses the request before looking at what it
+/// names: -32602 (invalid params), -32601 (no such method), or an error
+/// result that says its input failed validation.
+pub fn refused_at_schema(response: &Value) -> bool {
+    if let Some(code) = response
+        .get("error")
+        .and_then(|e| e.get("code"))
+        .and_then(Value::as_i64)
+    {
+        if code == -32602 || code == -32601 {
+            return true;
+        }
+    }
+    if !is_failure(response) {
+        return false;
+    }
+    let text = response_text(response).to_lowercase();
+    VALIDATION.iter().any(|phrase| text.contains(phrase))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn schema_refusals_are_told_from_path_refusals() {
+        let invalid = json!({"error": {"code": -32602, "message": "bad"}});
+        let missing = json!({"error": {"code": -32601, "message": "Method not found"}});
+        let validation = json!({"result": {"isError": true, "content": [{"type": "text", "text": "Input validation error: 'path' is a required property"}]}});
+        let denied = json!({"result": {"isError": true, "content": [{"type": "text", "text": "Access denied"}]}});
+        let read = json!({"result": {"contents": [{"uri": "file:///x", "text": "x"}]}});
+        for r in [&invalid, &missing, &validation] {
+            assert!(refused_at_schema(r), "{r}");
+        }
+        for r in [&denied, &read] {
+            assert!(!refused_at_schema(r), "{r}");
+        }
+        let tally = Tally::default();
+        tally.record("t", Some(&invalid));
+        assert!(!tally.snapshot()["t"].attacked());
+        tally.record("t", Some(&denied));
+        tally.record("t", None);
+        let t = tally.snapshot()["t"];
+        assert_eq!((t.calls, t.refused, t.attacked()), (3, 1, true));
+    }
+}

@@ -1,0 +1,166 @@
+//! The doors beyond file tools (docs/mcp-doors.md): the project's servers
+//! that serve files through a URI template or a prompt are caught when
+//! flawed, with the catalogue's IDs and the door named, come out clean
+//! when sound with every door attacked, and a server that exposes nothing
+//! is inconclusive, never a pass. The fast tier runs each once in roots
+//! mode with only the door attacks (they do not depend on the rest); the
+//! full tier runs the default run at seeds 1, 2 and 3.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::sync::mpsc;
+use std::time::Duration;
+
+use common::{python, test_servers};
+use rootguard_mcp::{report, run, Mode, Options, Report};
+
+/// Far past what a run here takes: only a hang guard.
+const HANG_GUARD: Duration = Duration::from_secs(60);
+
+/// The run of `server` (seed `seed`), `quick` in roots mode alone with
+/// only the door attacks; `None` without Python.
+fn vetted(server: &str, seed: u64, quick: bool) -> Option<Report> {
+    let python = python()?;
+    let command = vec![
+        python,
+        test_servers().join(server).display().to_string(),
+        "{roots}".to_owned(),
+    ];
+    let mut options = Options::new(command);
+    options.seed = seed;
+    if quick {
+        options.modes = vec![Mode::Roots];
+        options.table = false;
+        options.stale_roots = false;
+        // The door attacks alone: the probes need file tools these servers lack.
+        options.filter = Some("door-".into());
+    }
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || drop(send.send(run(&options).expect("runs"))));
+    Some(
+        receive
+            .recv_timeout(HANG_GUARD)
+            .unwrap_or_else(|_| panic!("{server}: no report within the hang guard")),
+    )
+}
+
+/// The IDs of the defects that fail the run.
+fn failing(found: &Report) -> BTreeSet<String> {
+    let model = report::model(found, false);
+    model
+        .defects
+        .iter()
+        .filter(|d| model.fails(d))
+        .map(|d| d.id().to_owned())
+        .collect()
+}
+
+/// `server` fails with exactly `ids`, every finding naming `door`, and
+/// every door it exposes attacked.
+fn caught(server: &str, seed: u64, quick: bool, ids: &[&str], door: &str) {
+    let Some(found) = vetted(server, seed, quick) else {
+        return;
+    };
+    let text = report::text(&found, false);
+    let want: BTreeSet<String> = ids.iter().map(|s| (*s).to_owned()).collect();
+    assert_eq!(failing(&found), want, "{server} seed {seed}\n{text}");
+    assert!(
+        found
+            .findings
+            .iter()
+            .all(|f| f.tool.as_deref() == Some(door)),
+        "{server}: every finding names {door}\n{text}"
+    );
+    assert!(found.inconclusive().is_empty(), "{server}\n{text}");
+}
+
+/// `server` shows nothing, attacked `doors` doors with at least
+/// `min_calls` calls in all, and is conclusive.
+fn clean(server: &str, seed: u64, quick: bool, doors: usize, min_calls: u64) {
+    let Some(found) = vetted(server, seed, quick) else {
+        return;
+    };
+    let text = report::text(&found, false);
+    assert!(found.findings.is_empty(), "{server} seed {seed}\n{text}");
+    let attacked: Vec<_> = found
+        .doors()
+        .into_iter()
+        .filter(|d| d.calls.attacked())
+        .collect();
+    assert_eq!(attacked.len(), doors, "{server}\n{text}");
+    let calls: u64 = attacked.iter().map(|d| d.calls.calls).sum();
+    assert!(calls >= min_calls, "{server}: {calls} calls\n{text}");
+    assert!(found.inconclusive().is_empty(), "{server}\n{text}");
+    assert!(!report::model(&found, false).is_inconclusive());
+}
+
+const DECODE: (&str, &[&str], &str) = (
+    "template_decode_server.py",
+    &["RG-PERCENT-DECODED-PATH"],
+    "resources/read:file:///{+path}",
+);
+const PREFIX: (&str, &[&str], &str) = (
+    "prompt_prefix_server.py",
+    &["RG-PREFIX-SIBLING"],
+    "prompts/get:summarize_file",
+);
+
+#[test]
+fn a_template_variable_decoded_after_the_check_is_caught() {
+    let (server, ids, door) = DECODE;
+    caught(server, 1, true, ids, door);
+}
+
+#[test]
+fn a_prompt_argument_checked_as_a_text_prefix_is_caught() {
+    let (server, ids, door) = PREFIX;
+    caught(server, 1, true, ids, door);
+}
+
+#[test]
+fn sound_template_and_prompt_servers_are_clean_with_every_door_attacked() {
+    // resources/read (6 forms of 9 paths) and the template (9 spellings, 4 shapes).
+    clean("template_server.py", 1, true, 2, 54 + 36);
+    // Two canaries in three forms for the one argument.
+    clean("prompt_server.py", 1, true, 1, 6);
+}
+
+#[test]
+fn a_server_that_exposes_nothing_is_inconclusive() {
+    let Some(found) = vetted("no_doors_server.py", 1, true) else {
+        return;
+    };
+    let reasons = found.inconclusive();
+    assert_eq!(reasons.len(), 1, "{reasons:?}");
+    assert!(reasons[0].contains("listed no tools"), "{reasons:?}");
+    let text = report::text(&found, false);
+    assert!(text.starts_with("INCONCLUSIVE"), "{text}");
+    assert_eq!(
+        text.lines().last(),
+        Some(format!("INCONCLUSIVE: {}", reasons[0]).as_str()),
+        "{text}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&report::json(&found, false)).expect("json");
+    assert_eq!(json["inconclusive"][0], serde_json::json!(reasons[0]));
+    assert_eq!(json["doors"]["tools"], serde_json::json!([]));
+}
+
+#[test]
+#[ignore = "full tier: the default run at three seeds per server"]
+fn the_default_run_catches_each_flawed_door_at_seeds_1_to_3() {
+    for seed in 1..=3 {
+        for (server, ids, door) in [DECODE, PREFIX] {
+            caught(server, seed, false, ids, door);
+        }
+    }
+}
+
+#[test]
+#[ignore = "full tier: the default run at three seeds per server"]
+fn the_default_run_finds_the_sound_doors_clean_at_seeds_1_to_3() {
+    for seed in 1..=3 {
+        clean("template_server.py", seed, false, 2, 54 + 36);
+        clean("prompt_server.py", seed, false, 1, 6);
+    }
+}
