@@ -136,14 +136,14 @@ pub enum NeedsContext {
 /// The path Win32 hands the file system for an absolute `path`, as
 /// GetFullPathNameW makes it, without a current directory: [`normalize`],
 /// then the last component loses its trailing dots and spaces (unless the
-/// path ended in a separator), then a last component naming a DOS device
-/// on a drive path makes the whole path `\\.\NAME`. Verbatim paths are
-/// returned as they are.
+/// path ended in a separator). A last component naming a DOS device on a
+/// drive, rooted or relative path makes the whole path `\\.\NAME` first.
+/// Verbatim paths are returned as they are.
 ///
 /// # Errors
 ///
 /// [`NeedsContext::CurrentDirectory`] for a path that is not
-/// [absolute](super::is_absolute).
+/// [absolute](super::is_absolute) and names no device.
 ///
 /// # Examples
 ///
@@ -155,6 +155,9 @@ pub enum NeedsContext {
 /// assert!(full_path(r"\x").is_err());
 /// ```
 pub fn full_path(path: &str) -> Result<String, NeedsContext> {
+    if let Some(device) = device_anywhere(path) {
+        return Ok(device);
+    }
     if !is_absolute(path) {
         return Err(NeedsContext::CurrentDirectory);
     }
@@ -168,14 +171,20 @@ pub fn full_path(path: &str) -> Result<String, NeedsContext> {
         let kept = out[last_start..].trim_end_matches(['.', ' ']).len();
         out.truncate(last_start + kept);
     }
-    let s = split(&out);
-    if matches!(s.prefix, Some(Prefix::Drive(_))) {
-        let last = out.rsplit('\\').next().unwrap_or("");
-        if let Some(device) = dos_device(last) {
-            return Ok(format!(r"\\.\{device}"));
-        }
-    }
     Ok(out)
+}
+
+/// `\\.\NAME` when the last component of a drive, rooted or relative
+/// path names a DOS device (`C:\x\nul.txt`, `CON`): Win32 opens the device
+/// whatever the directory. UNC, device and verbatim paths never do.
+fn device_anywhere(path: &str) -> Option<String> {
+    let s = split(path);
+    if !matches!(s.prefix, None | Some(Prefix::Drive(_))) {
+        return None;
+    }
+    let last = s.rest.rsplit(is_separator).next().unwrap_or("");
+    let last = last.trim_end_matches(['.', ' ']);
+    dos_device(last).map(|device| format!(r"\\.\{device}"))
 }
 
 /// Whether some component of `path` (its drive aside) is one Win32 would

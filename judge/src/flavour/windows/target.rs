@@ -222,7 +222,8 @@ pub fn contains(root: &Location, location: &Location) -> NameMatch {
 /// Windows paths (relative ones taken from the same current directory):
 /// `Some(true)` or `Some(false)` when the text decides it, `None` when it
 /// depends on the current directory (a relative path against an absolute
-/// one, `..` climbing further in `base` than in `path`). Names compare as
+/// one, `..` climbing further in one than in the other, unless the path
+/// climbs too far to come back beneath the base). Names compare as
 /// [`same_name`](super::same_name); nothing is stripped.
 ///
 /// # Examples
@@ -269,8 +270,16 @@ pub fn lexically_contains(base: &str, path: &str) -> Option<bool> {
     };
     let (bn, pn) = (names(b.rest), names(p.rest));
     let ups = |n: &[String]| n.iter().take_while(|x| *x == "..").count();
-    if ups(&bn) > ups(&pn) {
+    let (bu, pu) = (ups(&bn), ups(&pn));
+    if bu > pu {
         return None;
+    }
+    if pu > bu {
+        // The path climbs above the base, to where only the current
+        // directory's own names lead back: too few names, and it is not
+        // beneath; enough, and it depends on those names.
+        let (climb, down, base_down) = (pu - bu, pn.len() - pu, bn.len() - bu);
+        return (down < climb + base_down).then_some(false);
     }
     Some(bn.len() <= pn.len() && bn.iter().zip(&pn).all(|(x, y)| super::name::same_name(x, y)))
 }
