@@ -138,3 +138,184 @@ fn on_macos<S: AsRef<str>>(roots: &[S], path: &[u8]) -> FlavourVerdict {
     }
     verdict(f, Truth::Outside, None, "beneath no root, names compared as APFS does".to_owned())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn truth(roots: &[&str], path: &str, flavour: Flavour) -> Truth {
+        let v = inside(roots, path, flavour);
+        assert_eq!(v.source, TruthSource::Model, "{v}");
+        assert_eq!(v.root.is_some(), v.truth == Truth::Inside, "{v}");
+        v.truth
+    }
+
+    fn windows(roots: &[&str], cases: &[(&str, Truth)]) {
+        for (path, want) in cases {
+            assert_eq!(truth(roots, path, Flavour::Windows), *want, "{path:?} under {roots:?}");
+        }
+    }
+
+    use Truth::{Either, Inside, Outside};
+
+    #[test]
+    fn windows_compares_whole_components_case_insensitively() {
+        windows(
+            &["file:///C:/proj"],
+            &[
+                (r"C:\proj", Inside),
+                (r"C:\proj\a", Inside),
+                ("c:/PROJ/a", Inside),
+                (r"C:\Proj\\a\\", Inside),
+                (r"C:\proj2\a", Outside),
+                (r"C:\pro", Outside),
+                (r"C:\proj\..\proj2", Outside),
+                (r"C:\proj\..\..\..\x", Outside),
+                (r"C:\proj\a\..\..\proj\b", Inside),
+                (r"D:\proj\a", Outside),
+                (r"\\server\share\proj", Outside),
+            ],
+        );
+    }
+
+    #[test]
+    fn windows_prefixes_name_the_same_volume() {
+        windows(
+            &["file:///C:/proj"],
+            &[
+                (r"\\?\C:\proj\a", Inside),
+                (r"\\.\C:\proj\a", Inside),
+                (r"//?/c:/proj/a", Inside),
+                // Verbatim: the dot stays, so this is another directory.
+                (r"\\?\C:\proj.\a", Outside),
+                (r"\\?\C:\proj\..\x", Either),
+                (r"\\?\C:\proj\a/b", Either),
+                // The administrative share may be drive C.
+                (r"\\localhost\C$\proj\a", Either),
+                (r"\\localhost\D$\proj\a", Outside),
+                (r"\\?\Volume{00000000-0000-0000-0000-000000000000}\proj", Either),
+            ],
+        );
+        windows(
+            &["file://server/share/proj"],
+            &[
+                (r"\\server\share\proj\a", Inside),
+                (r"\\SERVER\Share\PROJ", Inside),
+                (r"\\?\UNC\server\share\proj\a", Inside),
+                (r"\\.\UNC\server\share\proj\a", Inside),
+                (r"\\server\share2\proj", Outside),
+                (r"\\server\share\..\proj\a", Inside),
+                (r"\\server\share\..\other\proj", Outside),
+            ],
+        );
+    }
+
+    #[test]
+    fn windows_needs_an_absolute_path() {
+        windows(
+            &["file:///C:/proj"],
+            &[(r"C:proj\a", Either), (r"\proj\a", Either), (r"proj\a", Either), ("", Either)],
+        );
+    }
+
+    #[test]
+    fn windows_strips_trailing_dots_and_spaces_and_streams() {
+        windows(
+            &["file:///C:/proj"],
+            &[
+                (r"C:\proj.", Inside),
+                (r"C:\proj . .", Inside),
+                (r"C:\proj2. ", Outside),
+                (r"C:\proj\a.txt:secret", Inside),
+                (r"C:\proj\a.txt::$DATA", Inside),
+                (r"C:\proj::$INDEX_ALLOCATION\a", Inside),
+                (r"C:\proj:$I30:$INDEX_ALLOCATION\a", Inside),
+                (r"C:\proj2::$INDEX_ALLOCATION\a", Outside),
+                // Before the last component the model does not claim
+                // which Win32 keeps.
+                (r"C:\proj.\a", Either),
+                (r"C:\proj \a", Either),
+                (r"C:\other.\a", Outside),
+            ],
+        );
+    }
+
+    #[test]
+    fn windows_devices_are_beneath_no_root() {
+        windows(
+            &["file:///C:/proj"],
+            &[
+                (r"C:\proj\NUL", Outside),
+                (r"C:\proj\con.txt", Outside),
+                (r"C:\proj\com1 .log", Outside),
+                ("C:\\proj\\LPT\u{b9}", Outside),
+                (r"C:\proj\aux\x", Inside),
+                (r"C:\proj\com10", Inside),
+                (r"\\.\COM1", Outside),
+                (r"\\.\CONIN$", Outside),
+                ("NUL", Outside),
+            ],
+        );
+    }
+
+    #[test]
+    fn windows_short_names_may_alias() {
+        windows(
+            &["file:///C:/Program%20Files/app"],
+            &[
+                (r"C:\PROGRA~1\app\x", Either),
+                (r"C:\progra~2\app\x", Either),
+                (r"C:\PR3F2A~1\app\x", Either),
+                (r"C:\OTHERF~1\app\x", Outside),
+                (r"C:\Program Files\app\LONGNA~1", Inside),
+            ],
+        );
+        windows(&["file:///C:/PROGRA~1"], &[(r"C:\Program Files\x", Either), (r"C:\PROGRA~2\x", Outside)]);
+    }
+
+    #[test]
+    fn windows_names_are_not_unicode_normalized() {
+        windows(
+            &["file:///C:/caf%C3%A9"],
+            &[("C:\\CAF\u{c9}\\x", Inside), ("C:\\cafe\u{301}\\x", Outside)],
+        );
+    }
+
+    #[test]
+    fn windows_roots_must_be_windows_file_uris() {
+        let path = r"C:\proj\a";
+        for root in ["file:///C:/proj", "file:///c%3A/proj", "file:C:/proj", "file://localhost/C:/proj", "FILE:///C:/proj/"] {
+            assert_eq!(truth(&[root], path, Flavour::Windows), Inside, "{root}");
+        }
+        for root in ["file:///proj", "file:///C:/proj?x", "file:///C:%2Fproj", "file:///C:/proj%5Ca", "http:///C:/proj", "file://u@server/share", r"file:///C:\proj"] {
+            assert_eq!(truth(&[root], path, Flavour::Windows), Outside, "{root}");
+        }
+        assert_eq!(truth(&["file:////server/share"], r"\\server\share\x", Flavour::Windows), Inside);
+    }
+
+    #[test]
+    fn macos_ignores_case_and_normalization_and_follows_private() {
+        let mac = |roots: &[&str], path: &str| truth(roots, path, Flavour::MacOs);
+        let roots = ["file:///private/tmp/p"];
+        assert_eq!(mac(&roots, "/tmp/p/x"), Inside);
+        assert_eq!(mac(&roots, "/TMP/P/x"), Inside);
+        assert_eq!(mac(&roots, "/tmp/../tmp/p"), Inside);
+        assert_eq!(mac(&roots, "/var/../tmp/p/x"), Inside);
+        assert_eq!(mac(&roots, "/private/tmp/p2"), Outside);
+        assert_eq!(mac(&roots, "/tmp/p/../p2"), Outside);
+        assert_eq!(mac(&["file:///tmp/p"], "/private/tmp/p/x"), Inside);
+        assert_eq!(mac(&["file:///Users/caf%C3%A9"], "/users/CAFE\u{301}/x"), Inside);
+        assert_eq!(mac(&["file:///Users/cafe"], "/Users/caf\u{e9}"), Outside);
+        assert_eq!(mac(&roots, "tmp/p"), Either);
+        assert_eq!(inside(&roots, b"/tmp/p/\xff", Flavour::MacOs).truth, Either);
+    }
+
+    #[test]
+    fn linux_is_the_lexical_oracle() {
+        let linux = |path: &str| truth(&["file:///a"], path, Flavour::Linux);
+        assert_eq!(linux("/a/b"), Inside);
+        assert_eq!(linux("/A/b"), Outside);
+        assert_eq!(linux("/tmp/../a"), Inside);
+        assert_eq!(linux("a"), Either);
+    }
+}
