@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use rootguard_judge::flavour::windows::{self, Prefix};
+use rootguard_judge::flavour::windows::{self, spelling};
 use serde_json::Value;
 
 /// The current directory Node's `process.cwd()` stands for in resolve's
@@ -70,24 +70,6 @@ fn vectors() -> Vec<Vector> {
         }
     }
     out
-}
-
-/// One spelling for a path, so that results that differ only in how they
-/// are written compare equal: a trailing separator after a name dropped,
-/// `C:.` read as `C:`, the root a UNC or `\\.\` prefix implies written.
-fn spelling(path: &str) -> String {
-    let s = windows::split(path);
-    let mut rest = s.rest;
-    let trimmed = rest.trim_end_matches('\\');
-    if !trimmed.is_empty() {
-        rest = trimmed;
-    }
-    if rest == "." && s.root.is_empty() && matches!(s.prefix, Some(Prefix::Drive(_))) {
-        rest = "";
-    }
-    let implied = s.prefix.is_some_and(|p| p.implies_root());
-    let root = if s.root.is_empty() && implied { "\\" } else { s.root };
-    format!("{}{root}{rest}", s.prefix_text)
 }
 
 /// Whether two paths name the same place by the model: the same spelling

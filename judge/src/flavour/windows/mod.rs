@@ -20,7 +20,7 @@ mod uri;
 
 pub use name::{compare_names, same_name, short_name_stem, upcase, NameMatch};
 pub use normalize::{
-    dos_device, full_path, is_local, is_reserved, join, normalize, resolve, NeedsContext,
+    dos_device, full_path, is_local, is_reserved, join, normalize, resolve, spelling, NeedsContext,
 };
 pub use prefix::{
     components, is_absolute, is_separator, split, split_root, Namespace, Prefix, Split,

@@ -3,7 +3,7 @@
 //! dots and spaces stripped from the last component, DOS device names
 //! mapped to `\\.\NAME`. Verbatim paths (`\\?\`, `\??\`) are left alone.
 
-use super::prefix::{is_absolute, is_separator, split, Prefix, Split};
+use super::prefix::{is_absolute, is_separator, split, split_as, Prefix, Split};
 
 /// The DOS device names Win32 maps to `\\.\NAME` wherever they appear as a
 /// path's last component, ASCII case ignored (`COM¹` and friends too).
@@ -37,12 +37,8 @@ pub fn dos_device(component: &str) -> Option<&str> {
 
 /// `path` with `/` made `\` and every run of separators after the first
 /// two characters collapsed to one, as GetFullPathNameW does
-/// (`\\spam\\eggs` is `\\spam\eggs`). Verbatim paths are returned as they
-/// are.
+/// (`\\spam\\eggs` is `\\spam\eggs`).
 fn collapse(path: &str) -> String {
-    if split(path).is_verbatim() {
-        return path.to_owned();
-    }
     let mut out = String::with_capacity(path.len());
     for c in path.chars() {
         let c = if is_separator(c) { '\\' } else { c };
@@ -75,11 +71,12 @@ fn collapse(path: &str) -> String {
 /// assert_eq!(normalize(""), ".");
 /// ```
 pub fn normalize(path: &str) -> String {
-    let collapsed = collapse(path);
-    let s = split(&collapsed);
-    if s.is_verbatim() {
-        return collapsed;
+    if split(path).is_verbatim() {
+        return path.to_owned();
     }
+    let collapsed = collapse(path);
+    // `//?/` became `\\?\`: still a device path, normalized.
+    let s = split_as(&collapsed, false);
     let names = lexical_names(&s);
     let prefix = s.prefix_text.replace('/', "\\");
     let rooted = !s.root.is_empty();
@@ -317,4 +314,49 @@ pub fn resolve(cwd: &str, parts: &[&str]) -> String {
         return normalize(&format!("{}\\{}", s.prefix_text, s.rest));
     }
     normalize(&joined)
+}
+
+/// One spelling for a path, so that results written differently compare
+/// equal: a trailing separator after a name dropped, `C:.` read as `C:`,
+/// the root a UNC or `\\.\` prefix implies written out, a leading `.\`
+/// of a relative path dropped unless the name after it would read as a
+/// drive. Peers' normal forms differ in just these (Node keeps a trailing
+/// separator, writes `C:.` and `.\a\C:`; Python writes `C:`).
+///
+/// # Examples
+///
+/// ```
+/// use rootguard_judge::flavour::windows::spelling;
+/// assert_eq!(spelling(r"bar\"), "bar");
+/// assert_eq!(spelling("C:."), "C:");
+/// assert_eq!(spelling(r"\\server\share"), r"\\server\share\");
+/// assert_eq!(spelling(r"C:\"), r"C:\");
+/// assert_eq!(spelling(r".\a\C:"), r"a\C:");
+/// assert_eq!(spelling(r".\C:x"), r".\C:x");
+/// assert_eq!(spelling(r".\"), ".");
+/// ```
+pub fn spelling(path: &str) -> String {
+    let s = split(path);
+    let mut rest = s.rest;
+    if s.prefix.is_none() && s.root.is_empty() {
+        while let Some(after) = rest.strip_prefix(".\\") {
+            if reads_as_drive(after.split('\\').next().unwrap_or("")) {
+                break;
+            }
+            rest = after;
+        }
+    }
+    let trimmed = rest.trim_end_matches('\\');
+    if !trimmed.is_empty() {
+        rest = trimmed;
+    }
+    if rest == "." && s.root.is_empty() && matches!(s.prefix, Some(Prefix::Drive(_))) {
+        rest = "";
+    }
+    if s.prefix.is_none() && s.root.is_empty() && rest.is_empty() {
+        rest = ".";
+    }
+    let implied = s.prefix.is_some_and(|p| p.implies_root());
+    let root = if s.root.is_empty() && implied { "\\" } else { s.root };
+    format!("{}{root}{rest}", s.prefix_text)
 }

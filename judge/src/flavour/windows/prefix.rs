@@ -84,7 +84,7 @@ impl Prefix<'_> {
         match self {
             Prefix::Unc { .. } => true,
             Prefix::Device { namespace, .. } | Prefix::DeviceUnc { namespace, .. } => {
-                !namespace.is_verbatim() && !matches!(self, Prefix::DeviceUnc { .. })
+                !namespace.is_verbatim()
             }
             Prefix::Drive(_) => false,
         }
@@ -164,7 +164,13 @@ fn starts_with_unc(body: &str, sep: fn(char) -> bool) -> bool {
 /// assert_eq!(split("C:foo").root, "");
 /// ```
 pub fn split(path: &str) -> Split<'_> {
-    let (prefix, len) = parse_prefix(path);
+    split_as(path, true)
+}
+
+/// [`split`], reading `\\?\` and `\??\` as device prefixes (normalized)
+/// unless `verbatim` allows them: for a path whose `//?/` was rewritten.
+pub(crate) fn split_as(path: &str, verbatim: bool) -> Split<'_> {
+    let (prefix, len) = parse_prefix(path, verbatim);
     let after = &path[len..];
     let verbatim = prefix.is_some_and(|p| p.is_verbatim());
     let root_len = match after.chars().next() {
@@ -180,11 +186,11 @@ pub fn split(path: &str) -> Split<'_> {
     }
 }
 
-fn parse_prefix(path: &str) -> (Option<Prefix<'_>>, usize) {
+fn parse_prefix(path: &str, verbatim: bool) -> (Option<Prefix<'_>>, usize) {
     let mut chars = path.chars();
     let first = chars.next();
     let second = chars.next();
-    if path.starts_with(r"\\?\") || path.starts_with(r"\??\") {
+    if verbatim && (path.starts_with(r"\\?\") || path.starts_with(r"\??\")) {
         let namespace = if path.starts_with(r"\\?\") {
             Namespace::Verbatim
         } else {
