@@ -34,7 +34,11 @@ impl Peer {
         let mut child = Spawned::start(&mut command).expect("the peer starts");
         let stdin = child.child_mut().stdin.take().expect("a stdin");
         let stdout = BufReader::new(child.child_mut().stdout.take().expect("a stdout"));
-        Peer { _child: child, stdin, stdout }
+        Peer {
+            _child: child,
+            stdin,
+            stdout,
+        }
     }
 
     fn ask(&mut self, path: &str) -> String {
@@ -42,7 +46,9 @@ impl Peer {
         writeln!(self.stdin, "{line}").expect("the peer reads");
         self.stdin.flush().unwrap();
         let mut answer = String::new();
-        self.stdout.read_line(&mut answer).expect("the peer answers");
+        self.stdout
+            .read_line(&mut answer)
+            .expect("the peer answers");
         serde_json::from_str(answer.trim_end()).unwrap_or_else(|e| panic!("{answer:?}: {e}"))
     }
 }
@@ -80,18 +86,65 @@ fn python() -> Option<&'static Mutex<Peer>> {
 /// A hostile Windows path: a prefix, then names and separators.
 fn hostile_path() -> impl Strategy<Value = String> {
     let prefix = prop::sample::select(vec![
-        "", "", "C:", "c:", "C:\\", "c:/", "D:\\", "\\", "/", "\\\\server\\share\\",
-        "//server/share/", "\\\\server\\share", "\\\\", "//", "\\\\server", "\\\\?\\C:\\",
-        "\\\\.\\C:\\", "\\\\?\\UNC\\server\\share\\", "\\\\.\\", "//?/c:/", ".\\", "..\\",
+        "",
+        "",
+        "C:",
+        "c:",
+        "C:\\",
+        "c:/",
+        "D:\\",
+        "\\",
+        "/",
+        "\\\\server\\share\\",
+        "//server/share/",
+        "\\\\server\\share",
+        "\\\\",
+        "//",
+        "\\\\server",
+        "\\\\?\\C:\\",
+        "\\\\.\\C:\\",
+        "\\\\?\\UNC\\server\\share\\",
+        "\\\\.\\",
+        "//?/c:/",
+        ".\\",
+        "..\\",
     ]);
     let name = prop::sample::select(vec![
-        "a", "Proj", "proj", "PROJ", "..", "..", ".", "", "x.", "x ", "x. .", "...", "NUL",
-        "con.txt", "COM1", "lpt\u{b9}", "file.txt:stream", "dir::$INDEX_ALLOCATION",
-        "PROGRA~1", "C:", "c:x", "caf\u{e9}", "stra\u{df}e", "a b", "UNC", "?", ".x",
+        "a",
+        "Proj",
+        "proj",
+        "PROJ",
+        "..",
+        "..",
+        ".",
+        "",
+        "x.",
+        "x ",
+        "x. .",
+        "...",
+        "NUL",
+        "con.txt",
+        "COM1",
+        "lpt\u{b9}",
+        "file.txt:stream",
+        "dir::$INDEX_ALLOCATION",
+        "PROGRA~1",
+        "C:",
+        "c:x",
+        "caf\u{e9}",
+        "stra\u{df}e",
+        "a b",
+        "UNC",
+        "?",
+        ".x",
     ]);
     let separator = prop::sample::select(vec!["\\", "/", "\\\\", "/\\"]);
-    (prefix, prop::collection::vec((name, separator), 0..6), any::<bool>()).prop_map(
-        |(prefix, parts, trailing)| {
+    (
+        prefix,
+        prop::collection::vec((name, separator), 0..6),
+        any::<bool>(),
+    )
+        .prop_map(|(prefix, parts, trailing)| {
             let mut path = prefix.to_owned();
             for (i, (name, sep)) in parts.iter().enumerate() {
                 if i > 0 {
@@ -103,8 +156,7 @@ fn hostile_path() -> impl Strategy<Value = String> {
                 path.push('\\');
             }
             path
-        },
-    )
+        })
 }
 
 /// Whether `peer` defines the normal form of `path` as the model does.
@@ -141,7 +193,11 @@ fn peer_defines(peer: &str, path: &str) -> bool {
     }
 }
 
-fn compare(peer: &str, oracle: Option<&'static Mutex<Peer>>, path: &str) -> Result<(), TestCaseError> {
+fn compare(
+    peer: &str,
+    oracle: Option<&'static Mutex<Peer>>,
+    path: &str,
+) -> Result<(), TestCaseError> {
     let Some(oracle) = oracle else {
         return Ok(());
     };

@@ -75,7 +75,10 @@ fn vectors() -> Vec<Vector> {
 /// Whether two paths name the same place by the model: the same spelling
 /// of their normal forms, names compared as NTFS does.
 fn same_place(a: &str, b: &str) -> bool {
-    let (a, b) = (spelling(&windows::normalize(a)), spelling(&windows::normalize(b)));
+    let (a, b) = (
+        spelling(&windows::normalize(a)),
+        spelling(&windows::normalize(b)),
+    );
     a == b || windows::upcase(&a) == windows::upcase(&b)
 }
 
@@ -94,7 +97,12 @@ fn containment_claim(result: &str) -> Option<bool> {
 /// `Ok` when the model agrees with the vector, else what the model said.
 fn check(v: &Vector) -> Result<(), String> {
     let arg = |i: usize| v.args.get(i).map(String::as_str).unwrap_or("");
-    let text = || v.expect.as_str().expect("a string expectation").replace("{cwd}", CWD);
+    let text = || {
+        v.expect
+            .as_str()
+            .expect("a string expectation")
+            .replace("{cwd}", CWD)
+    };
     let agree = |ok: bool, said: String| if ok { Ok(()) } else { Err(said) };
     match v.function.as_str() {
         "normalize" | "normpath" | "Clean" => {
@@ -220,7 +228,12 @@ fn the_windows_model_agrees_with_every_vector_or_the_disagreement_is_listed() {
         println!("{file}: {agreed} agreed, {disagreed} listed");
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-    let got: Vec<(&str, usize, usize)> =
-        counts.iter().map(|(f, (a, d))| (f.as_str(), *a, *d)).collect();
-    assert_eq!(got, COUNTS, "the counts changed: update COUNTS and docs/semantics.md");
+    let got: Vec<(&str, usize, usize)> = counts
+        .iter()
+        .map(|(f, (a, d))| (f.as_str(), *a, *d))
+        .collect();
+    assert_eq!(
+        got, COUNTS,
+        "the counts changed: update COUNTS and docs/semantics.md"
+    );
 }

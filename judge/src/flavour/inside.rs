@@ -29,12 +29,22 @@ pub struct FlavourVerdict {
 
 impl fmt::Display for FlavourVerdict {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({} {}): {}", self.truth, self.flavour, self.source, self.explanation)
+        write!(
+            f,
+            "{} ({} {}): {}",
+            self.truth, self.flavour, self.source, self.explanation
+        )
     }
 }
 
 fn verdict(flavour: Flavour, truth: Truth, root: Option<usize>, why: String) -> FlavourVerdict {
-    FlavourVerdict { flavour, truth, root, source: TruthSource::Model, explanation: why }
+    FlavourVerdict {
+        flavour,
+        truth,
+        root,
+        source: TruthSource::Model,
+        explanation: why,
+    }
 }
 
 /// Whether `path` is at or beneath one of `roots` (root URIs, as a client
@@ -56,7 +66,11 @@ fn verdict(flavour: Flavour, truth: Truth, root: Option<usize>, why: String) -> 
 /// let mac = ["file:///private/tmp/p"];
 /// assert_eq!(inside(&mac, "/TMP/P/x", Flavour::MacOs).truth, Truth::Inside);
 /// ```
-pub fn inside<S: AsRef<str>>(roots: &[S], path: impl AsRef<[u8]>, flavour: Flavour) -> FlavourVerdict {
+pub fn inside<S: AsRef<str>>(
+    roots: &[S],
+    path: impl AsRef<[u8]>,
+    flavour: Flavour,
+) -> FlavourVerdict {
     let path = path.as_ref();
     match flavour {
         Flavour::Linux => linux(roots, path),
@@ -68,8 +82,18 @@ pub fn inside<S: AsRef<str>>(roots: &[S], path: impl AsRef<[u8]>, flavour: Flavo
 fn linux<S: AsRef<str>>(roots: &[S], path: &[u8]) -> FlavourVerdict {
     let f = Flavour::Linux;
     match LexicalModel::new(roots).find(path) {
-        Ok(Some(i)) => verdict(f, Truth::Inside, Some(i), format!("beneath root {i}, by text")),
-        Ok(None) => verdict(f, Truth::Outside, None, "beneath no root, by text".to_owned()),
+        Ok(Some(i)) => verdict(
+            f,
+            Truth::Inside,
+            Some(i),
+            format!("beneath root {i}, by text"),
+        ),
+        Ok(None) => verdict(
+            f,
+            Truth::Outside,
+            None,
+            "beneath no root, by text".to_owned(),
+        ),
         Err(why) => verdict(f, Truth::Either, None, format!("no target: {why}")),
     }
 }
@@ -90,7 +114,9 @@ fn on_windows<S: AsRef<str>>(roots: &[S], path: &[u8]) -> FlavourVerdict {
             return verdict(f, Truth::Outside, None, why);
         }
         Target::NeedsCwd => {
-            return either("relative, rooted or drive-relative: it depends on a current directory".to_owned())
+            return either(
+                "relative, rooted or drive-relative: it depends on a current directory".to_owned(),
+            )
         }
         Target::Invalid(why) => return either(format!("no file system takes it: {why}")),
     };
@@ -118,7 +144,12 @@ fn on_windows<S: AsRef<str>>(roots: &[S], path: &[u8]) -> FlavourVerdict {
             "may be beneath root {i} ({root}): a short name, a trailing dot or space, or another \
              spelling of the volume may alias it, and the model has no tree to tell"
         )),
-        None => verdict(f, Truth::Outside, None, "beneath no root, names compared as NTFS does".to_owned()),
+        None => verdict(
+            f,
+            Truth::Outside,
+            None,
+            "beneath no root, names compared as NTFS does".to_owned(),
+        ),
     }
 }
 
@@ -136,7 +167,12 @@ fn on_macos<S: AsRef<str>>(roots: &[S], path: &[u8]) -> FlavourVerdict {
             }
         }
     }
-    verdict(f, Truth::Outside, None, "beneath no root, names compared as APFS does".to_owned())
+    verdict(
+        f,
+        Truth::Outside,
+        None,
+        "beneath no root, names compared as APFS does".to_owned(),
+    )
 }
 
 #[cfg(test)]
@@ -152,7 +188,11 @@ mod tests {
 
     fn windows(roots: &[&str], cases: &[(&str, Truth)]) {
         for (path, want) in cases {
-            assert_eq!(truth(roots, path, Flavour::Windows), *want, "{path:?} under {roots:?}");
+            assert_eq!(
+                truth(roots, path, Flavour::Windows),
+                *want,
+                "{path:?} under {roots:?}"
+            );
         }
     }
 
@@ -193,7 +233,10 @@ mod tests {
                 // The administrative share may be drive C.
                 (r"\\localhost\C$\proj\a", Either),
                 (r"\\localhost\D$\proj\a", Outside),
-                (r"\\?\Volume{00000000-0000-0000-0000-000000000000}\proj", Either),
+                (
+                    r"\\?\Volume{00000000-0000-0000-0000-000000000000}\proj",
+                    Either,
+                ),
             ],
         );
         windows(
@@ -214,7 +257,12 @@ mod tests {
     fn windows_needs_an_absolute_path() {
         windows(
             &["file:///C:/proj"],
-            &[(r"C:proj\a", Either), (r"\proj\a", Either), (r"proj\a", Either), ("", Either)],
+            &[
+                (r"C:proj\a", Either),
+                (r"\proj\a", Either),
+                (r"proj\a", Either),
+                ("", Either),
+            ],
         );
     }
 
@@ -270,27 +318,54 @@ mod tests {
                 (r"C:\Program Files\app\LONGNA~1", Inside),
             ],
         );
-        windows(&["file:///C:/PROGRA~1"], &[(r"C:\Program Files\x", Either), (r"C:\PROGRA~2\x", Outside)]);
+        windows(
+            &["file:///C:/PROGRA~1"],
+            &[(r"C:\Program Files\x", Either), (r"C:\PROGRA~2\x", Outside)],
+        );
     }
 
     #[test]
     fn windows_names_are_not_unicode_normalized() {
         windows(
             &["file:///C:/caf%C3%A9"],
-            &[("C:\\CAF\u{c9}\\x", Inside), ("C:\\cafe\u{301}\\x", Outside)],
+            &[
+                ("C:\\CAF\u{c9}\\x", Inside),
+                ("C:\\cafe\u{301}\\x", Outside),
+            ],
         );
     }
 
     #[test]
     fn windows_roots_must_be_windows_file_uris() {
         let path = r"C:\proj\a";
-        for root in ["file:///C:/proj", "file:///c%3A/proj", "file:C:/proj", "file://localhost/C:/proj", "FILE:///C:/proj/"] {
+        for root in [
+            "file:///C:/proj",
+            "file:///c%3A/proj",
+            "file:C:/proj",
+            "file://localhost/C:/proj",
+            "FILE:///C:/proj/",
+        ] {
             assert_eq!(truth(&[root], path, Flavour::Windows), Inside, "{root}");
         }
-        for root in ["file:///proj", "file:///C:/proj?x", "file:///C:%2Fproj", "file:///C:/proj%5Ca", "http:///C:/proj", "file://u@server/share", r"file:///C:\proj"] {
+        for root in [
+            "file:///proj",
+            "file:///C:/proj?x",
+            "file:///C:%2Fproj",
+            "file:///C:/proj%5Ca",
+            "http:///C:/proj",
+            "file://u@server/share",
+            r"file:///C:\proj",
+        ] {
             assert_eq!(truth(&[root], path, Flavour::Windows), Outside, "{root}");
         }
-        assert_eq!(truth(&["file:////server/share"], r"\\server\share\x", Flavour::Windows), Inside);
+        assert_eq!(
+            truth(
+                &["file:////server/share"],
+                r"\\server\share\x",
+                Flavour::Windows
+            ),
+            Inside
+        );
     }
 
     #[test]
@@ -304,7 +379,10 @@ mod tests {
         assert_eq!(mac(&roots, "/private/tmp/p2"), Outside);
         assert_eq!(mac(&roots, "/tmp/p/../p2"), Outside);
         assert_eq!(mac(&["file:///tmp/p"], "/private/tmp/p/x"), Inside);
-        assert_eq!(mac(&["file:///Users/caf%C3%A9"], "/users/CAFE\u{301}/x"), Inside);
+        assert_eq!(
+            mac(&["file:///Users/caf%C3%A9"], "/users/CAFE\u{301}/x"),
+            Inside
+        );
         assert_eq!(mac(&["file:///Users/cafe"], "/Users/caf\u{e9}"), Outside);
         assert_eq!(mac(&roots, "tmp/p"), Either);
         assert_eq!(inside(&roots, b"/tmp/p/\xff", Flavour::MacOs).truth, Either);

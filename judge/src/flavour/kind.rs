@@ -60,7 +60,11 @@ pub struct UnknownFlavour(pub String);
 
 impl fmt::Display for UnknownFlavour {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown flavour {:?}: use linux, windows or macos", self.0)
+        write!(
+            f,
+            "unknown flavour {:?}: use linux, windows or macos",
+            self.0
+        )
     }
 }
 

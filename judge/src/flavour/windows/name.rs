@@ -83,13 +83,18 @@ pub fn short_name_stem(name: &str) -> Option<&str> {
 /// that 8.3 allows (spaces and dots dropped), or, once many names share
 /// them, from its first two and four hex digits of a hash.
 fn may_have_short_stem(long: &str, stem: &str) -> bool {
-    let letters: String = upcase(long).chars().filter(|c| !matches!(c, ' ' | '.')).collect();
+    let letters: String = upcase(long)
+        .chars()
+        .filter(|c| !matches!(c, ' ' | '.'))
+        .collect();
     let stem = upcase(stem);
     let mut stem_chars = stem.chars();
     let plain = letters.starts_with(&stem) || {
         // Characters 8.3 does not allow become `_`.
         let l: Vec<char> = letters.chars().collect();
-        stem.chars().enumerate().all(|(i, s)| l.get(i).is_some_and(|&c| c == s || s == '_'))
+        stem.chars()
+            .enumerate()
+            .all(|(i, s)| l.get(i).is_some_and(|&c| c == s || s == '_'))
     };
     let hashed = stem.chars().count() == 6
         && stem.chars().skip(2).all(|c| c.is_ascii_hexdigit())

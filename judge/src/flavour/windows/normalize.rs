@@ -29,7 +29,20 @@ pub fn dos_device(component: &str) -> Option<&str> {
     let upper = name.to_ascii_uppercase();
     let numbered = |stem: &str| {
         upper.strip_prefix(stem).is_some_and(|n| {
-            matches!(n, "1" | "2" | "3" | "4" | "5" | "6" | "7" | "8" | "9" | "\u{b9}" | "\u{b2}" | "\u{b3}")
+            matches!(
+                n,
+                "1" | "2"
+                    | "3"
+                    | "4"
+                    | "5"
+                    | "6"
+                    | "7"
+                    | "8"
+                    | "9"
+                    | "\u{b9}"
+                    | "\u{b2}"
+                    | "\u{b3}"
+            )
         })
     };
     (DEVICE_NAMES.contains(&upper.as_str()) || numbered("COM") || numbered("LPT")).then_some(name)
@@ -280,10 +293,8 @@ pub fn join(parts: &[&str]) -> String {
         }
         tail.push_str(s.rest);
     }
-    let needs_separator = !tail.is_empty()
-        && !root
-        && !drive.is_empty()
-        && !drive.ends_with([':', '\\', '/']);
+    let needs_separator =
+        !tail.is_empty() && !root && !drive.is_empty() && !drive.ends_with([':', '\\', '/']);
     let mut out = drive;
     if root || needs_separator {
         out.push('\\');
@@ -357,6 +368,10 @@ pub fn spelling(path: &str) -> String {
         rest = ".";
     }
     let implied = s.prefix.is_some_and(|p| p.implies_root());
-    let root = if s.root.is_empty() && implied { "\\" } else { s.root };
+    let root = if s.root.is_empty() && implied {
+        "\\"
+    } else {
+        s.root
+    };
     format!("{}{root}{rest}", s.prefix_text)
 }

@@ -214,15 +214,29 @@ fn parse_prefix(path: &str, verbatim: bool) -> (Option<Prefix<'_>>, usize) {
 }
 
 /// A prefix of four characters (`\\.\`, `\\?\`, `\??\`) and what follows.
-fn device_prefix(path: &str, namespace: Namespace, sep: fn(char) -> bool) -> (Option<Prefix<'_>>, usize) {
+fn device_prefix(
+    path: &str,
+    namespace: Namespace,
+    sep: fn(char) -> bool,
+) -> (Option<Prefix<'_>>, usize) {
     let body = &path[4..];
     if starts_with_unc(body, sep) {
         let (server, share, used) = server_share(&body[4..], sep);
-        let prefix = Prefix::DeviceUnc { namespace, server, share };
+        let prefix = Prefix::DeviceUnc {
+            namespace,
+            server,
+            share,
+        };
         return (Some(prefix), 8 + used);
     }
     let end = find_sep(body, 0, sep);
-    (Some(Prefix::Device { namespace, name: &body[..end] }), 4 + end)
+    (
+        Some(Prefix::Device {
+            namespace,
+            name: &body[..end],
+        }),
+        4 + end,
+    )
 }
 
 /// Whether `path` names the same thing whatever the current directory and
@@ -281,7 +295,7 @@ pub fn components(path: &str) -> Vec<String> {
     for (i, name) in s.rest.split(|c| s.separates(c)).enumerate() {
         match name {
             "" => {}
-            "." if !(i == 0 && !anchored) => {}
+            "." if i != 0 || anchored => {}
             name => out.push(name.to_owned()),
         }
     }

@@ -60,7 +60,10 @@ pub enum Target {
 /// Whether the server names this machine (an administrative share
 /// `\\localhost\C$` is drive C).
 fn is_this_machine(server: &str) -> bool {
-    matches!(upcase(server).as_str(), "LOCALHOST" | "127.0.0.1" | "." | "[::1]" | "::1")
+    matches!(
+        upcase(server).as_str(),
+        "LOCALHOST" | "127.0.0.1" | "." | "[::1]" | "::1"
+    )
 }
 
 fn volume_of(prefix: Prefix<'_>) -> Result<Volume, &'static str> {
@@ -73,9 +76,10 @@ fn volume_of(prefix: Prefix<'_>) -> Result<Volume, &'static str> {
     };
     match prefix {
         Prefix::Drive(letter) => Ok(Volume::Drive(letter.to_ascii_uppercase())),
-        Prefix::Unc { server, share: s } | Prefix::DeviceUnc { server, share: s, .. } => {
-            share(server, s)
-        }
+        Prefix::Unc { server, share: s }
+        | Prefix::DeviceUnc {
+            server, share: s, ..
+        } => share(server, s),
         Prefix::Device { name, .. } => {
             let mut chars = name.chars();
             match (chars.next(), chars.next(), chars.next()) {
@@ -96,7 +100,10 @@ fn readings(name: &str, last: bool, verbatim: bool) -> Vec<String> {
         return vec![base(name)];
     }
     let mut out = vec![base(name)];
-    for reading in [name.strip_suffix('.').unwrap_or(name), name.trim_end_matches(['.', ' '])] {
+    for reading in [
+        name.strip_suffix('.').unwrap_or(name),
+        name.trim_end_matches(['.', ' ']),
+    ] {
         let reading = base(reading);
         if !out.contains(&reading) {
             out.push(reading);
@@ -129,7 +136,10 @@ pub fn target(path: &str) -> Target {
         return Target::NeedsCwd;
     };
     if let Prefix::Device { namespace, name } = prefix {
-        if !namespace.is_verbatim() && super::normalize::dos_device(name).is_some() && s.rest.is_empty() {
+        if !namespace.is_verbatim()
+            && super::normalize::dos_device(name).is_some()
+            && s.rest.is_empty()
+        {
             return Target::Device(full.clone());
         }
     }
@@ -143,13 +153,19 @@ pub fn target(path: &str) -> Target {
     } else {
         s.rest.split('\\').collect()
     };
-    if verbatim && names.iter().any(|n| matches!(*n, "" | "." | "..") || n.contains('/')) {
+    if verbatim
+        && names
+            .iter()
+            .any(|n| matches!(*n, "" | "." | "..") || n.contains('/'))
+    {
         return Target::Invalid("a verbatim path with an empty, `.`, `..` or `/` name");
     }
     let count = names.len();
     let mut components = Vec::new();
     for (i, name) in names.into_iter().enumerate() {
-        let component = Component { readings: readings(name, i + 1 == count, verbatim) };
+        let component = Component {
+            readings: readings(name, i + 1 == count, verbatim),
+        };
         if component.readings.iter().all(String::is_empty) {
             continue; // `dir\:stream` is a stream of dir
         }
@@ -162,9 +178,22 @@ fn compare_volumes(a: &Volume, b: &Volume) -> NameMatch {
     use super::name::same_name;
     match (a, b) {
         (Volume::Drive(x), Volume::Drive(y)) => {
-            if x == y { NameMatch::Same } else { NameMatch::Different }
+            if x == y {
+                NameMatch::Same
+            } else {
+                NameMatch::Different
+            }
         }
-        (Volume::Share { server: s1, share: h1 }, Volume::Share { server: s2, share: h2 }) => {
+        (
+            Volume::Share {
+                server: s1,
+                share: h1,
+            },
+            Volume::Share {
+                server: s2,
+                share: h2,
+            },
+        ) => {
             if same_name(s1, s2) && same_name(h1, h2) {
                 NameMatch::Same
             } else if is_this_machine(s1) && is_this_machine(s2) && same_name(h1, h2) {
@@ -184,7 +213,11 @@ fn compare_volumes(a: &Volume, b: &Volume) -> NameMatch {
             }
         }
         (Volume::Device(x), Volume::Device(y)) => {
-            if same_name(x, y) { NameMatch::Same } else { NameMatch::Different }
+            if same_name(x, y) {
+                NameMatch::Same
+            } else {
+                NameMatch::Different
+            }
         }
         // A volume device may be a drive or a share.
         (Volume::Device(_), _) | (_, Volume::Device(_)) => NameMatch::Maybe,
@@ -197,7 +230,11 @@ fn compare_components(a: &Component, b: &Component) -> NameMatch {
         .iter()
         .flat_map(|x| b.readings.iter().map(move |y| compare_names(x, y)));
     let first = all.next().unwrap_or(NameMatch::Different);
-    if all.all(|m| m == first) { first } else { NameMatch::Maybe }
+    if all.all(|m| m == first) {
+        first
+    } else {
+        NameMatch::Maybe
+    }
 }
 
 /// Whether `location` is at or beneath `root`: [`NameMatch::Same`] when
@@ -239,8 +276,13 @@ pub fn lexically_contains(base: &str, path: &str) -> Option<bool> {
     let (base, path) = (normalize(base), normalize(path));
     let (b, p) = (split(&base), split(&path));
     let anchor = |s: &super::prefix::Split<'_>| {
-        let volume = s.prefix.map(|p| volume_of(p).map_err(|_| upcase(s.prefix_text)));
-        (volume, !s.root.is_empty() || s.prefix.is_some_and(|p| p.implies_root()))
+        let volume = s
+            .prefix
+            .map(|p| volume_of(p).map_err(|_| upcase(s.prefix_text)));
+        (
+            volume,
+            !s.root.is_empty() || s.prefix.is_some_and(|p| p.implies_root()),
+        )
     };
     let (bv, br) = anchor(&b);
     let (pv, pr) = anchor(&p);
@@ -281,5 +323,11 @@ pub fn lexically_contains(base: &str, path: &str) -> Option<bool> {
         let (climb, down, base_down) = (pu - bu, pn.len() - pu, bn.len() - bu);
         return (down < climb + base_down).then_some(false);
     }
-    Some(bn.len() <= pn.len() && bn.iter().zip(&pn).all(|(x, y)| super::name::same_name(x, y)))
+    Some(
+        bn.len() <= pn.len()
+            && bn
+                .iter()
+                .zip(&pn)
+                .all(|(x, y)| super::name::same_name(x, y)),
+    )
 }

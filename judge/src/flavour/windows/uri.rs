@@ -44,12 +44,18 @@ impl fmt::Display for WindowsUriError {
             WindowsUriError::QueryOrFragment => write!(f, "a query or fragment"),
             WindowsUriError::BadCharacter(c) => write!(f, "{c:?} is not allowed in a URI path"),
             WindowsUriError::EscapedSeparator => {
-                write!(f, "%2F, %5C or %00 would put a separator or NUL inside a name")
+                write!(
+                    f,
+                    "%2F, %5C or %00 would put a separator or NUL inside a name"
+                )
             }
             WindowsUriError::NotUtf8 => write!(f, "the decoded path is not UTF-8"),
             WindowsUriError::BadAuthority(a) => write!(f, "userinfo or a port in {a:?}"),
             WindowsUriError::NoDrive => {
-                write!(f, "no drive and no server: the path would be on the current drive")
+                write!(
+                    f,
+                    "no drive and no server: the path would be on the current drive"
+                )
             }
             WindowsUriError::NoShare => write!(f, "a server without a share"),
         }
@@ -133,7 +139,11 @@ pub fn path_from_file_uri(uri: &str) -> Result<String, WindowsUriError> {
     if host.contains(['@', ':']) {
         return Err(WindowsUriError::BadAuthority(host.to_owned()));
     }
-    if let Some(c) = host.chars().chain(path.chars()).find(|&c| !allowed(c) && c != '%') {
+    if let Some(c) = host
+        .chars()
+        .chain(path.chars())
+        .find(|&c| !allowed(c) && c != '%')
+    {
         return Err(WindowsUriError::BadCharacter(c));
     }
     let host = decode(host)?;
@@ -141,7 +151,9 @@ pub fn path_from_file_uri(uri: &str) -> Result<String, WindowsUriError> {
     let windows = if !host.is_empty() && !host.eq_ignore_ascii_case("localhost") {
         unc(&host, &path)?
     } else if let Some(server_path) = path.strip_prefix("//").filter(|_| host.is_empty()) {
-        let (server, share_path) = server_path.split_once('/').ok_or(WindowsUriError::NoShare)?;
+        let (server, share_path) = server_path
+            .split_once('/')
+            .ok_or(WindowsUriError::NoShare)?;
         unc(server, &format!("/{share_path}"))?
     } else {
         let local = path.strip_prefix('/').unwrap_or(&path);
