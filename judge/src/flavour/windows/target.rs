@@ -135,11 +135,9 @@ pub fn target(path: &str) -> Target {
     let Some(prefix) = s.prefix else {
         return Target::NeedsCwd;
     };
-    if let Prefix::Device { namespace, name } = prefix {
-        if !namespace.is_verbatim()
-            && super::normalize::dos_device(name).is_some()
-            && s.rest.is_empty()
-        {
+    if let Prefix::Device { name, .. } = prefix {
+        // `\\.\COM1`, `\\?\NUL\x`: a device, in either namespace.
+        if super::normalize::dos_device(name).is_some() {
             return Target::Device(full.clone());
         }
     }
