@@ -15,10 +15,11 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
 
 use proptest::prelude::*;
 use rootguard_judge::flavour::windows::{self, Prefix};
-use rootguard_testsupport::{Spawned, Tool};
+use rootguard_testsupport::{within, Spawned, Tool};
 
 /// One long-lived peer: a line of JSON in, a line of JSON out.
 struct Peer {
@@ -204,7 +205,10 @@ fn compare(
     if !peer_defines(peer, path) {
         return Ok(());
     }
-    let theirs = oracle.lock().unwrap_or_else(|e| e.into_inner()).ask(path);
+    let asked = path.to_owned();
+    let theirs = within(Duration::from_secs(60), "a peer's answer", move || {
+        oracle.lock().unwrap_or_else(|e| e.into_inner()).ask(&asked)
+    });
     let ours = windows::normalize(path);
     prop_assert_eq!(
         windows::spelling(&ours),
