@@ -230,6 +230,9 @@ mod tests {
                 (r"\\?\C:\proj.\a", Outside),
                 (r"\\?\C:\proj\..\x", Either),
                 (r"\\?\C:\proj\a/b", Either),
+                (r"C:\proj\a?b", Either),
+                (r"C:\proj\*", Either),
+                ("C:\\proj\\a\u{1}", Either),
                 // The administrative share may be drive C.
                 (r"\\localhost\C$\proj\a", Either),
                 (r"\\localhost\D$\proj\a", Outside),

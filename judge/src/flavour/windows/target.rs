@@ -53,7 +53,8 @@ pub enum Target {
     /// directory.
     NeedsCwd,
     /// A path no file system takes (`..` or an empty name in a verbatim
-    /// path, a server with no share).
+    /// path, a server with no share, a name holding `<>"|?*` or a control
+    /// character).
     Invalid(&'static str),
 }
 
@@ -157,6 +158,12 @@ pub fn target(path: &str) -> Target {
             .any(|n| matches!(*n, "" | "." | "..") || n.contains('/'))
     {
         return Target::Invalid("a verbatim path with an empty, `.`, `..` or `/` name");
+    }
+    let refused = |c: char| c < ' ' || "<>\"|?*".contains(c);
+    if names.iter().any(|n| n.chars().any(refused)) {
+        return Target::Invalid(
+            "a name holding a character NTFS refuses (< > \" | ? * or a control)",
+        );
     }
     let count = names.len();
     let mut components = Vec::new();
