@@ -20,6 +20,7 @@ const COUNTS: &[(&str, usize, usize)] = &[
     ("go-path-filepath.json", 159, 1),
     ("node-path-isabsolute.json", 17, 1),
     ("node-path-normalize.json", 19, 0),
+    ("node-path-parse-format.json", 22, 2),
     ("node-path-relative.json", 42, 0),
     ("node-path-resolve.json", 8, 4),
     ("rust-std-path.json", 108, 6),
@@ -161,6 +162,11 @@ fn check(v: &Vector) -> Result<(), String> {
         "abspath" | "realpath" => {
             let got = windows::full_path(arg(0));
             agree(got.as_deref() == Ok(text().as_str()), format!("{got:?}"))
+        }
+        "parse_root" => {
+            let (drive, root, _) = windows::split_root(arg(0));
+            let got = format!("{drive}{root}");
+            agree(got == text(), got)
         }
         "components" => {
             let got = windows::components(arg(0));
