@@ -358,6 +358,8 @@ mod tests {
             "http:///C:/proj",
             "file://u@server/share",
             r"file:///C:\proj",
+            "file://./C:/proj",
+            "file:////./C:/proj",
         ] {
             assert_eq!(truth(&[root], path, Flavour::Windows), Outside, "{root}");
         }

@@ -6,7 +6,8 @@
 //! (scheme, no query or fragment, RFC 3986 characters, `%2F` and `%00`
 //! refused), with these of ours: `%5C` (a decoded `\`) is refused like
 //! `%2F`; the decoded path must be UTF-8 (Windows names are UTF-16); a
-//! host names a UNC server (a port or userinfo is invalid); without a
+//! host names a UNC server (a port or userinfo is invalid, and so is a
+//! server `.`, which would make the device path `\\.\`); without a
 //! host, the path must start with a drive (`/C:/x`): `file:///x` would be
 //! rooted on the current drive, which a root cannot be. The result is
 //! [`full_path`](super::full_path)'s.
@@ -29,7 +30,7 @@ pub enum WindowsUriError {
     EscapedSeparator,
     /// The decoded path is not UTF-8.
     NotUtf8,
-    /// The authority holds userinfo or a port.
+    /// The authority holds userinfo or a port, or names no server (`.`).
     BadAuthority(String),
     /// No drive and no server: the path would depend on the current drive.
     NoDrive,
@@ -170,6 +171,10 @@ pub fn path_from_file_uri(uri: &str) -> Result<String, WindowsUriError> {
 }
 
 fn unc(server: &str, path: &str) -> Result<String, WindowsUriError> {
+    // `\\.\` and `\\?\` would open devices, not a server's share.
+    if matches!(server, "." | "?" | "..") || server.contains(['\\', '/']) {
+        return Err(WindowsUriError::BadAuthority(server.to_owned()));
+    }
     let share = path.trim_start_matches('/');
     if server.is_empty() || share.is_empty() || share.starts_with('/') {
         return Err(WindowsUriError::NoShare);
