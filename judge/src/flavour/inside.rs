@@ -373,6 +373,31 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        /// A sibling whose name begins with the root's is never inside it
+        /// by its text: only trailing dots and spaces (stripped) or a
+        /// stream (`:x`) leave the root's own name.
+        #[test]
+        fn a_sibling_suffix_is_never_inside(
+            name in "[a-zA-Z]{1,10}",
+            suffix in proptest::collection::vec(
+                proptest::sample::select(vec!["x", "2", ".", " ", "~", "~1", ":s", "\u{e9}", "_", "\u{3000}", "\u{200b}"]),
+                1..4,
+            ),
+        ) {
+            let suffix = suffix.concat();
+            let root = format!("file:///C:/{name}");
+            let path = format!("C:\\{name}{suffix}");
+            let stays = suffix.trim_end_matches(['.', ' ']).is_empty() || suffix.starts_with(':');
+            let got = truth(&[root.as_str()], &path, Flavour::Windows);
+            if stays {
+                proptest::prop_assert_eq!(got, Inside, "{:?}", path);
+            } else {
+                proptest::prop_assert_ne!(got, Inside, "{:?}", path);
+            }
+        }
+    }
+
     #[test]
     fn macos_ignores_case_and_normalization_and_follows_private() {
         let mac = |roots: &[&str], path: &str| truth(roots, path, Flavour::MacOs);

@@ -78,11 +78,23 @@ pub fn short_name_stem(name: &str) -> Option<&str> {
     ok.then_some(stem)
 }
 
+/// Whether `name` is itself a valid 8.3 name (one to eight characters,
+/// at most one dot, an extension of at most three, only characters 8.3
+/// allows), so that NTFS gives it no other, short, name.
+fn fits_8_3(name: &str) -> bool {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || "!#$%&'()-@^_`{}~".contains(c);
+    let (base, ext) = name.split_once('.').unwrap_or((name, ""));
+    (1..=8).contains(&base.len()) && ext.len() <= 3 && base.chars().chain(ext.chars()).all(allowed)
+}
+
 /// Whether a long name could have the short name whose stem is `stem`:
 /// Windows makes a short stem from the long name's first six characters
 /// that 8.3 allows (spaces and dots dropped), or, once many names share
 /// them, from its first two and four hex digits of a hash.
 fn may_have_short_stem(long: &str, stem: &str) -> bool {
+    if fits_8_3(long) {
+        return false;
+    }
     let letters: String = upcase(long)
         .chars()
         .filter(|c| !matches!(c, ' ' | '.'))
@@ -105,8 +117,9 @@ fn may_have_short_stem(long: &str, stem: &str) -> bool {
 
 /// How the names `a` and `b` compare, short names considered: equal
 /// names are [`NameMatch::Same`]; a short name and a long name it may
-/// alias are [`NameMatch::Maybe`] (a name that is itself a valid short
-/// name has no other, so two different short names are different).
+/// alias are [`NameMatch::Maybe`]. A name that is itself a valid 8.3
+/// name has no other: two different short names are different, and
+/// `PROJ~1` is not `proj`.
 ///
 /// # Examples
 ///
@@ -116,6 +129,9 @@ fn may_have_short_stem(long: &str, stem: &str) -> bool {
 /// assert_eq!(compare_names("PROGRA~1", "Program Files"), NameMatch::Maybe);
 /// assert_eq!(compare_names("PROGRA~1", "Projects"), NameMatch::Different);
 /// assert_eq!(compare_names("PROGRA~1", "PROGRA~2"), NameMatch::Different);
+/// assert_eq!(compare_names("PROJ~1", "proj"), NameMatch::Different);
+/// assert_eq!(compare_names("PROJEC~1", "projects"), NameMatch::Different);
+/// assert_eq!(compare_names("PROJEC~1", "projects2"), NameMatch::Maybe);
 /// ```
 pub fn compare_names(a: &str, b: &str) -> NameMatch {
     if same_name(a, b) {
