@@ -12,6 +12,8 @@
 //! - [`Materialized`]: a scenario's tree made real in a fresh temp dir,
 //!   safely (nothing is ever created or removed through a link).
 //! - [`compare_model_with_kernel`]: both judges on one scenario.
+//! - [`flavour`]: whose path semantics a verdict follows: Linux (the
+//!   kernel's), and models of Windows and macOS.
 //! - [`gen`]: the generators, one set of hostile specs (trees, paths, root
 //!   URIs, whole scenarios) for proptest, libFuzzer, vet and mcp;
 //!   [`strategies`] is their proptest face, [`gen::Generator`] a seeded
@@ -73,6 +75,7 @@ compile_error!(
 #[cfg(feature = "core")]
 pub mod bridge;
 mod compare;
+pub mod flavour;
 #[cfg(feature = "arbitrary")]
 pub mod fuzzing;
 pub mod gen;

@@ -1,0 +1,114 @@
+//! The macOS flavour, a model: paths as on Linux (`/` the only separator,
+//! `..` physical), with APFS's default names, insensitive to case and to
+//! Unicode normalization, and `/tmp`, `/var` and `/etc` being links into
+//! `/private`. No macOS kernel is asked; every verdict built on these
+//! functions is the model's.
+
+use unicode_normalization::UnicodeNormalization;
+
+use crate::oracle::{parse_root_uri, RootUriError};
+
+/// The top-level names that are links into `/private` on macOS.
+pub const PRIVATE_LINKS: [&str; 3] = ["tmp", "var", "etc"];
+
+/// The name APFS compares by default: the canonical decomposition (NFD)
+/// of the name's lowercase mapping, so that `Café` (NFC), `CAFÉ` and
+/// `cafe` + U+0301 are one name. Unicode lowercase mapping stands in for
+/// APFS's case folding.
+///
+/// # Examples
+///
+/// ```
+/// use rootguard_judge::flavour::macos::name_key;
+/// assert_eq!(name_key("Caf\u{e9}"), name_key("CAFE\u{301}"));
+/// assert_ne!(name_key("cafe"), name_key("caf\u{e9}"));
+/// ```
+pub fn name_key(name: &str) -> String {
+    name.nfd().flat_map(char::to_lowercase).nfd().collect()
+}
+
+/// Whether two names are one name on APFS's default volumes.
+pub fn same_name(a: &str, b: &str) -> bool {
+    a == b || name_key(a) == name_key(b)
+}
+
+/// Why a macOS path names no location for the model.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MacPathError {
+    /// Not absolute: it depends on a current directory.
+    NotAbsolute,
+    /// A NUL byte: no system call takes it.
+    NulByte,
+    /// Not UTF-8: APFS refuses such names.
+    NotUtf8,
+}
+
+/// The components of an absolute macOS `path`, lexically resolved, with a
+/// first component `tmp`, `var` or `etc` (in any case) taken through its
+/// link to `/private/…` before any `..` after it, as the kernel would:
+/// `/tmp/../x` is `/private/x`.
+///
+/// # Errors
+///
+/// [`MacPathError`] for a relative path, a NUL byte, or bytes that are
+/// not UTF-8.
+///
+/// # Examples
+///
+/// ```
+/// use rootguard_judge::flavour::macos::components;
+/// assert_eq!(components(b"/TMP/a").unwrap(), ["private", "TMP", "a"]);
+/// assert_eq!(components(b"/tmp/../x").unwrap(), ["private", "x"]);
+/// assert_eq!(components(b"/private/./var//y/").unwrap(), ["private", "var", "y"]);
+/// ```
+pub fn components(path: &[u8]) -> Result<Vec<String>, MacPathError> {
+    if path.contains(&0) {
+        return Err(MacPathError::NulByte);
+    }
+    let text = std::str::from_utf8(path).map_err(|_| MacPathError::NotUtf8)?;
+    if !text.starts_with('/') {
+        return Err(MacPathError::NotAbsolute);
+    }
+    let mut out: Vec<String> = Vec::new();
+    for name in text.split('/') {
+        match name {
+            "" | "." => {}
+            ".." => {
+                out.pop();
+            }
+            name => {
+                out.push(name.to_owned());
+                if out.len() == 1 && PRIVATE_LINKS.iter().any(|l| same_name(l, name)) {
+                    out.insert(0, "private".to_owned());
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Why a root URI counts for nothing on macOS.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MacRootError {
+    /// The URI breaks a rule of semantics.md section 1.
+    Uri(RootUriError),
+    /// Its path is not UTF-8.
+    NotUtf8,
+}
+
+/// The components of the path a root URI names on macOS: semantics.md
+/// section 1, then [`components`].
+///
+/// # Errors
+///
+/// [`MacRootError`] for an invalid URI or a path that is not UTF-8.
+pub fn root_components(uri: &str) -> Result<Vec<String>, MacRootError> {
+    let path = parse_root_uri(uri).map_err(MacRootError::Uri)?;
+    components(&path).map_err(|_| MacRootError::NotUtf8)
+}
+
+/// Whether the components `path` are at or beneath `root`, names compared
+/// as APFS does.
+pub fn contains(root: &[String], path: &[String]) -> bool {
+    root.len() <= path.len() && root.iter().zip(path).all(|(r, p)| same_name(r, p))
+}

@@ -1,0 +1,27 @@
+//! Flavours: whose path semantics a verdict follows. [`Flavour::Linux`] is
+//! semantics.md as it stands, judged by the kernel. [`Flavour::Windows`]
+//! and [`Flavour::MacOs`] are models (there is no such kernel here to
+//! ask): their rules are pure functions in [`windows`] and [`macos`], and
+//! every verdict built on them says its truth is the model's
+//! ([`TruthSource::Model`]). semantics.md, "Other flavours", states the
+//! rules; `tests/vectors/` anchors them to other projects' own test
+//! vectors.
+//!
+//! # Examples
+//!
+//! ```
+//! use rootguard_judge::flavour::{inside, windows, Flavour, TruthSource};
+//! use rootguard_judge::Truth;
+//!
+//! assert_eq!(windows::full_path(r"C:\proj\x. . .").as_deref(), Ok(r"C:\proj\x"));
+//! let v = inside(&["file:///C:/proj"], r"C:\proj\notes.txt::$DATA", Flavour::Windows);
+//! assert_eq!((v.truth, v.source), (Truth::Inside, TruthSource::Model));
+//! ```
+
+mod inside;
+mod kind;
+pub mod macos;
+pub mod windows;
+
+pub use inside::{inside, FlavourVerdict};
+pub use kind::{Flavour, TruthSource, UnknownFlavour};
