@@ -341,23 +341,18 @@ fn renamed(s: &Scenario) -> Vec<Scenario> {
     out
 }
 
-/// A scenario that is not UTF-8 with every byte above 0x7F made `x` in
-/// every tree path, link target and case path at once. One map of bytes
-/// keeps which names are equal and which begin with which
-/// (`data\xc0\xae` stays a sibling of `data`), and the scenario becomes
-/// text, which the text shrinkers and probing can take on.
+/// A scenario that is not UTF-8 with every non-ASCII character (a UTF-8
+/// sequence, or a run of bytes that is not UTF-8) made one `x` in every
+/// tree path, link target, root and case path at once. One map keeps
+/// which names are equal and which begin with which (`data\xc0\xae` stays
+/// a sibling of `data`), the scenario becomes text, which the text
+/// shrinkers and probing can take on, and it is never longer than before
+/// by [`simplicity`]'s count (which counts such a run as one character).
 fn as_text(s: &Scenario) -> Option<Scenario> {
     if s.is_utf8() {
         return None;
     }
-    let plain = |p: &PathBytes| {
-        PathBytes::from(
-            p.as_bytes()
-                .iter()
-                .map(|&b| if b.is_ascii() { b } else { b'x' })
-                .collect::<Vec<u8>>(),
-        )
-    };
+    let plain = |p: &PathBytes| PathBytes::from(plain_bytes(p.as_bytes()));
     let tree: Vec<Entry> = s.tree.iter().map(|e| e.map_paths(plain)).collect();
     validate_tree(&tree).ok()?;
     let roots = s.roots.iter().map(|r| plain_escapes(r)).collect();
@@ -372,31 +367,58 @@ fn as_text(s: &Scenario) -> Option<Scenario> {
     Some(t)
 }
 
-/// A root URI with every escape of a byte above 0x7F (`%FF`) made `x`,
-/// as [`as_text`] makes those bytes in the tree: the root keeps naming
-/// the entry it named. Raw characters are left as they are (a raw
-/// non-ASCII character breaks a root-URI rule, which a shrink must keep).
+/// `bytes` with each non-ASCII character, and each run of bytes that is
+/// not UTF-8, made one `x`.
+fn plain_bytes(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            out.push(if c.is_ascii() { c as u8 } else { b'x' });
+        }
+        if !chunk.invalid().is_empty() {
+            out.push(b'x');
+        }
+    }
+    out
+}
+
+/// A root URI whose escapes are made plain as [`plain_bytes`] makes the
+/// tree's bytes (each run of `%XX` decoded, its non-ASCII characters made
+/// `x`, its ASCII bytes escaped again): the root keeps naming the entry
+/// it named. Raw characters are left as they are (a raw non-ASCII
+/// character breaks a root-URI rule, which a shrink must keep).
 fn plain_escapes(uri: &str) -> String {
     let bytes = uri.as_bytes();
+    let escape_at = |i: usize| {
+        (bytes.get(i) == Some(&b'%'))
+            .then(|| bytes.get(i + 1..i + 3))
+            .flatten()
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok())
+    };
     let mut out = String::with_capacity(uri.len());
     let mut i = 0;
     while i < bytes.len() {
-        let escape = bytes
-            .get(i + 1..i + 3)
-            .and_then(|h| std::str::from_utf8(h).ok())
-            .and_then(|h| u8::from_str_radix(h, 16).ok())
-            .filter(|_| bytes[i] == b'%');
-        match escape {
-            Some(b) if !b.is_ascii() => {
-                out.push('x');
-                i += 3;
-            }
-            _ => {
-                let c = uri[i..].chars().next().expect("in bounds");
-                out.push(c);
-                i += c.len_utf8();
-            }
+        let mut run = Vec::new();
+        while let Some(b) = escape_at(i) {
+            run.push(b);
+            i += 3;
         }
+        if !run.is_empty() {
+            // An `x` is written as itself (`%78` and `x` name the same
+            // byte); every other byte is escaped again as it was.
+            for b in plain_bytes(&run) {
+                if b == b'x' {
+                    out.push('x');
+                } else {
+                    out.push_str(&format!("%{b:02X}"));
+                }
+            }
+            continue;
+        }
+        let c = uri[i..].chars().next().expect("in bounds");
+        out.push(c);
+        i += c.len_utf8();
     }
     out
 }
@@ -610,6 +632,13 @@ mod tests {
         assert_eq!(t.tree[0].path().to_str(), Some("\"xproject2"));
         assert_eq!(t.cases[0].path.to_str(), Some("{base}/\"xPROJECT2"));
         assert_eq!(plain_escapes("file:///a%e9%2Fb%41é"), "file:///ax%2Fb%41é");
+        // One character, one x, as the tree's bytes are made.
+        assert_eq!(
+            plain_escapes("file://{base}/p%E2%80%8B%FF%14"),
+            "file://{base}/pxx%14"
+        );
+        assert_eq!(plain_bytes("p\u{200b}".as_bytes()), b"px");
+        assert_eq!(plain_bytes(b"caf\xc3\xa9\xcc\x81%00\xe9"), b"cafxx%00x");
     }
     use rootguard_judge::{Case, Op};
 
