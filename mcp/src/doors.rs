@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Value};
 
+use crate::argdoors::{self, ArgDoor};
 use crate::client::{Session, SessionError};
 use crate::tally::DoorCalls;
 use crate::tools;
@@ -59,6 +60,8 @@ pub struct Inventory {
     pub tools: Vec<String>,
     /// The tools rootguard attacks as file tools ([`tools::discover`]).
     pub file_tools: Vec<String>,
+    /// The other tools that take a path or a URI ([`argdoors::arg_doors`]).
+    pub arg_doors: Vec<ArgDoor>,
     /// Whether `resources/list` or `resources/templates/list` answered
     /// (then `resources/read` is a door, whatever the lists hold).
     pub serves_resources: bool,
@@ -119,6 +122,7 @@ impl Inventory {
             .map(|t| t.name)
             .collect();
         inventory.file_tools.dedup();
+        inventory.arg_doors = argdoors::arg_doors(&tools, &inventory.file_tools);
         inventory.resources = resources
             .iter()
             .filter_map(|r| {
@@ -192,7 +196,8 @@ impl Inventory {
             } else {
                 DoorKind::Tool
             };
-            door(kind, format!("tools/call:{tool}"), file);
+            let takes_paths = self.arg_doors.iter().any(|d| &d.tool == tool);
+            door(kind, format!("tools/call:{tool}"), file || takes_paths);
         }
         if self.serves_resources {
             door(DoorKind::Resources, RESOURCES_READ.to_owned(), true);
@@ -244,7 +249,8 @@ fn list(session: &mut Session, method: &str, key: &str) -> Result<Listed, Sessio
 pub enum DoorKind {
     /// A tool rootguard attacks as a file tool.
     FileTool,
-    /// Another tool (listed, not attacked).
+    /// Another tool: attacked through its path-like arguments when it
+    /// has any ([`ArgDoor`]), else listed only.
     Tool,
     /// `resources/read` with file URIs.
     Resources,

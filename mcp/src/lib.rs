@@ -84,6 +84,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod argdoors;
 pub mod attacks;
 pub mod client;
 pub mod doors;

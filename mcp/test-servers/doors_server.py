@@ -13,7 +13,12 @@ servers built on it:
 - `Server.prompt`: a prompt `summarize_file` whose argument `path` (an
   absolute path, a file URI, or a path relative to the first root) names
   the file it quotes (prompt_server.py, prompt_prefix_server.py);
-- `Server.read_flaw`, `Server.within_flaw`: one classic bug each.
+- `Server.tools`: two tools whose names do not say "file":
+  `fetch_document({"doc": {"location": URI}})` quotes the file a file URI
+  names, and `copy_note({"from": PATH, "to": PATH})` copies a file
+  (tool_doors_server.py, uri_arg_server.py, copy_dest_server.py);
+- `Server.read_flaw`, `Server.within_flaw`, `Server.copy_checks_dest`:
+  one classic bug each.
 """
 
 import json
@@ -33,6 +38,9 @@ TEMPLATE_RE = re.compile(r"^file:///(?P<path>.+)$")
 class Server:
     template = False
     prompt = False
+    tools = False
+    # copy_dest_server.py clears this: whether copy_note checks `to` too.
+    copy_checks_dest = True
     name = "rootguard-doors"
     # template_decode_server.py sets this: the path a matched variable
     # opens, or None to refuse (the sound one decodes, then checks).
@@ -119,6 +127,78 @@ class Server:
         self.reply(mid, {"description": "Summarize a file", "messages": [{
             "role": "user", "content": {"type": "text", "text": "Summarize this file:\n" + text}}]})
 
+    def tool_path(self, value, uri=False):
+        """The resolved path a tool argument names, or None when outside."""
+        if uri or value[:5].lower() == "file:":
+            value = root_path(value)
+            if value is None:
+                return None
+        elif not os.path.isabs(value):
+            if not self.allowed:
+                return None
+            value = os.path.join(self.allowed[0], value)
+        real = os.path.realpath(value)
+        return real if self.within(real) else None
+
+    def text_result(self, mid, text, error=False):
+        self.reply(mid, {"content": [{"type": "text", "text": text}], "isError": error})
+
+    def call_tool(self, mid, params):
+        name, args = params.get("name"), params.get("arguments") or {}
+        if name == "fetch_document":
+            location = (args.get("doc") or {}).get("location")
+            if not isinstance(location, str):
+                self.error(mid, -32602, "Invalid params: doc.location is required")
+                return
+            real = self.tool_path(location, uri=True)
+            if real is None:
+                self.text_result(mid, "Access denied: %s" % location, True)
+                return
+            try:
+                with open(real, encoding="utf-8", errors="replace") as f:
+                    self.text_result(mid, f.read())
+            except OSError as e:
+                self.text_result(mid, "Cannot read %s: %s" % (location, e.strerror), True)
+        elif name == "copy_note":
+            src, dst = args.get("from"), args.get("to")
+            if not isinstance(src, str) or not isinstance(dst, str):
+                self.error(mid, -32602, "Invalid params: from and to are required")
+                return
+            real_src = self.tool_path(src)
+            if self.copy_checks_dest:
+                real_dst = self.tool_path(dst)
+            else:
+                # BUG: only the source is checked; the destination is taken as given.
+                real_dst = dst if os.path.isabs(dst) else os.path.join(self.allowed[0], dst)
+            if real_src is None or real_dst is None:
+                self.text_result(mid, "Access denied", True)
+                return
+            try:
+                with open(real_src, "rb") as f:
+                    data = f.read()
+                with open(real_dst, "wb") as f:
+                    f.write(data)
+                self.text_result(mid, "Copied %d bytes" % len(data))
+            except OSError as e:
+                self.text_result(mid, "Cannot copy: %s" % e.strerror, True)
+        else:
+            self.error(mid, -32602, "Unknown tool: %s" % name)
+
+    def tool_list(self):
+        if not self.tools:
+            return []
+        return [
+            {"name": "fetch_document", "description": "Quote a document",
+             "inputSchema": {"type": "object", "required": ["doc"], "properties": {
+                 "doc": {"type": "object", "required": ["location"], "properties": {
+                     "location": {"type": "string", "format": "uri",
+                                  "description": "The document's file:// URI"},
+                     "lines": {"type": "integer"}}}}}},
+            {"name": "copy_note", "description": "Copy a note",
+             "inputSchema": {"type": "object", "required": ["from", "to"], "properties": {
+                 "from": {"type": "string"}, "to": {"type": "string"}}}},
+        ]
+
     def resources(self):
         out = []
         for root in self.allowed:
@@ -147,6 +227,8 @@ class Server:
                 caps["resources"] = {}
             if self.prompt:
                 caps["prompts"] = {}
+            if self.tools:
+                caps["tools"] = {}
             self.reply(mid, {"protocolVersion": params.get("protocolVersion", "2025-11-25"),
                              "capabilities": caps,
                              "serverInfo": {"name": self.name, "version": "0.1.0"}})
@@ -157,7 +239,9 @@ class Server:
         elif method == "ping":
             self.reply(mid, {})
         elif method == "tools/list":
-            self.reply(mid, {"tools": []})
+            self.reply(mid, {"tools": self.tool_list()})
+        elif method == "tools/call" and self.tools:
+            self.call_tool(mid, params)
         elif method == "resources/list" and self.template:
             self.reply(mid, {"resources": self.resources()})
         elif method == "resources/templates/list" and self.template:

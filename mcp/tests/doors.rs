@@ -1,5 +1,6 @@
 //! The doors beyond file tools (docs/mcp-doors.md): the project's servers
-//! that serve files through a URI template or a prompt are caught when
+//! that serve files through a URI template, a prompt or tools that do not
+//! say "file" (a nested URI argument, a two-path copy) are caught when
 //! flawed, with the catalogue's IDs and the door named, come out clean
 //! when sound with every door attacked, and a server that exposes nothing
 //! is inconclusive, never a pass. The fast tier runs each once in roots
@@ -126,6 +127,50 @@ fn sound_template_and_prompt_servers_are_clean_with_every_door_attacked() {
     clean("prompt_server.py", 1, true, 1, 6);
 }
 
+const COPY: (&str, &[&str], &str) = (
+    "copy_dest_server.py",
+    &["RG-ALLOWS-OUTSIDE", "RG-PREFIX-SIBLING"],
+    "tools/call:copy_note",
+);
+
+#[test]
+fn a_uri_argument_nested_in_a_tool_that_does_not_say_file_is_attacked() {
+    let Some(found) = vetted("uri_arg_server.py", 1, true) else {
+        return;
+    };
+    let text = report::text(&found, false);
+    assert_eq!(
+        failing(&found),
+        BTreeSet::from(["RG-PREFIX-SIBLING".to_owned()]),
+        "{text}"
+    );
+    // The URI in `doc.location` read the sibling's canary; the prefix
+    // compare lets `copy_note` write into the sibling too.
+    for door in ["tools/call:fetch_document", "tools/call:copy_note"] {
+        assert!(
+            found
+                .findings
+                .iter()
+                .any(|f| f.tool.as_deref() == Some(door)),
+            "{door}\n{text}"
+        );
+    }
+    assert!(found.inconclusive().is_empty(), "{text}");
+}
+
+#[test]
+fn both_ends_of_a_two_path_tool_are_attacked() {
+    let (server, ids, door) = COPY;
+    caught(server, 1, true, ids, door);
+}
+
+#[test]
+fn a_sound_server_of_tools_that_do_not_say_file_is_clean() {
+    // fetch_document: one URI argument, two canaries in two forms;
+    // copy_note: two path arguments, two canaries in three forms.
+    clean("tool_doors_server.py", 1, true, 2, 4 + 12);
+}
+
 #[test]
 fn a_server_that_exposes_nothing_is_inconclusive() {
     let Some(found) = vetted("no_doors_server.py", 1, true) else {
@@ -150,7 +195,7 @@ fn a_server_that_exposes_nothing_is_inconclusive() {
 #[ignore = "full tier: the default run at three seeds per server"]
 fn the_default_run_catches_each_flawed_door_at_seeds_1_to_3() {
     for seed in 1..=3 {
-        for (server, ids, door) in [DECODE, PREFIX] {
+        for (server, ids, door) in [DECODE, PREFIX, COPY] {
             caught(server, seed, false, ids, door);
         }
     }
@@ -162,5 +207,6 @@ fn the_default_run_finds_the_sound_doors_clean_at_seeds_1_to_3() {
     for seed in 1..=3 {
         clean("template_server.py", seed, false, 2, 54 + 36);
         clean("prompt_server.py", seed, false, 1, 6);
+        clean("tool_doors_server.py", seed, false, 2, 4 + 12);
     }
 }

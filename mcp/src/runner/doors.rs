@@ -12,11 +12,19 @@
 //!   with `\` or `%5c` for the separator, and mixed, at depth 1 and 2,
 //!   relative and after the root's own path;
 //! - `prompts/get`, every argument in turn given the canary (and a
-//!   prefix sibling's) as an absolute path, a file URI and a `../` path.
+//!   prefix sibling's) as an absolute path, a file URI and a `../` path;
+//! - each tool that is not a file tool but takes a path or a URI
+//!   ([`ArgDoor`]: by the argument's name, `format` or description, nested
+//!   in objects and arrays), every such argument in turn given the
+//!   canaries, the others a file inside the root; with a sandbox only, as
+//!   such a tool may write: the tree is compared before and after, and
+//!   the root searched for the canary copied in.
 //!
 //! A response holding a canary's content is an escape. Findings name the
 //! door in their tool slot (`resources/read`, `resources/read:TEMPLATE`,
 //! `prompts/get:NAME`); each call is counted in the run's tally.
+
+use std::path::{Path, PathBuf};
 
 use rootguard_judge::gen::{file_uri, Escape, Form, Piece, RootSpec, TreeNames};
 use rootguard_judge::{kernel, Case, Entry, Op, Scenario};
@@ -24,10 +32,11 @@ use serde_json::{json, Map, Value};
 
 use super::launch::Server;
 use super::{excerpt, At, Context, Finding, Mode, Outcome, Phase, Sighting, Started};
+use crate::argdoors::{self, ArgDoor};
 use crate::attacks::{self, ROOT, TOKEN};
 use crate::client::response_text;
 use crate::doors::{Inventory, Prompt, UriTemplate, RESOURCES_READ};
-use crate::observe::blob_text;
+use crate::observe::{blob_text, changes, snapshot};
 use crate::tools::Action;
 use crate::{HarnessError, Kind};
 
@@ -83,6 +92,10 @@ struct Knock {
     scenario: Scenario,
     /// The canary aimed at (`{base}` form): its truth is the finding's.
     target: String,
+    /// Whether the call may write (a tool of unknown effect): the tree is
+    /// then compared before and after, and the root searched for the
+    /// canary copied in.
+    observe_disk: bool,
 }
 
 impl Phase for Doors {
@@ -132,6 +145,25 @@ impl Phase for Doors {
             if !prompt.arguments.is_empty() {
                 doors.push((prompt.door(), prompt_gets(cx, prompt, &base)));
             }
+        }
+        // A tool of unknown effect may write wherever its arguments say.
+        if cx.writes {
+            for door in &inventory.arg_doors {
+                doors.push((
+                    format!("tools/call:{}", door.tool),
+                    tool_calls(cx, door, &base),
+                ));
+            }
+        } else if !inventory.arg_doors.is_empty() {
+            cx.report.notes.push(format!(
+                "the tools that take paths or URIs ({}) not attacked: they may write, and there is no sandbox (pass --allow-unsandboxed-writes to attack them anyway)",
+                inventory
+                    .arg_doors
+                    .iter()
+                    .map(|d| d.tool.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
         }
         for (door, knocks) in doors {
             let mut found = None;
@@ -242,6 +274,7 @@ fn direct_reads(cx: &Context<'_>) -> Result<Vec<Knock>, HarnessError> {
                 method: "resources/read",
                 params: json!({ "uri": uri }),
                 target: hostile.clone(),
+                observe_disk: false,
             });
         }
     }
@@ -307,6 +340,7 @@ fn template_reads(cx: &Context<'_>, index: usize, t: &UriTemplate) -> Vec<Knock>
                     method: "resources/read",
                     params: json!({ "uri": uri }),
                     target: "{base}/out/secret.txt".to_owned(),
+                    observe_disk: false,
                 });
             }
         }
@@ -355,8 +389,81 @@ fn prompt_gets(cx: &Context<'_>, prompt: &Prompt, base: &str) -> Vec<Knock> {
                     method: "prompts/get",
                     params: json!({"name": prompt.name, "arguments": arguments}),
                     target: target.clone(),
+                    observe_disk: false,
                 });
             }
+        }
+    }
+    out
+}
+
+/// A tool's path-like arguments ([`ArgDoor`]), each in turn, given the
+/// canary beside the root and the one in its prefix sibling (a path
+/// argument as an absolute path, a file URI and a `../` path; a URI
+/// argument as a file URI and an absolute path), every other one a file
+/// inside the root: a read or a copy of the canary, or a write over it.
+fn tool_calls(cx: &Context<'_>, door: &ArgDoor, base: &str) -> Vec<Knock> {
+    let tree = door_tree();
+    let mut out = Vec::new();
+    for slot in &door.slots {
+        for dir in ["out", "proj2"] {
+            let target = format!("{{base}}/{dir}/secret.txt");
+            let uri =
+                file_uri(format!("{base}/{dir}/secret.txt").as_bytes()).replace(base, "{base}");
+            let forms: Vec<(&str, String)> = if slot.uri {
+                vec![("uri", uri), ("absolute", target.clone())]
+            } else {
+                vec![
+                    ("absolute", target.clone()),
+                    ("uri", uri),
+                    ("relative", format!("../{dir}/secret.txt")),
+                ]
+            };
+            for (form, value) in forms {
+                let arguments = argdoors::with(&door.skeleton, slot, Value::String(value.clone()));
+                let name = format!(
+                    "door-tool-{}-{}-{dir}-{form}",
+                    safe(&door.tool),
+                    safe(&slot.label())
+                );
+                let note = format!(
+                    "tools/call {} with {} = {value}; the case is the file it names",
+                    door.tool,
+                    slot.label()
+                );
+                out.push(Knock {
+                    scenario: scenario_of(cx, &name, &tree, target.clone(), &note),
+                    name,
+                    door: format!("tools/call:{}", door.tool),
+                    method: "tools/call",
+                    params: json!({"name": door.tool, "arguments": arguments}),
+                    target: target.clone(),
+                    observe_disk: true,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The files beneath `dir` (not following links) that hold `needle`.
+fn holding(dir: &Path, needle: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        match std::fs::symlink_metadata(&path) {
+            Ok(m) if m.is_dir() => out.extend(holding(&path, needle)),
+            Ok(m)
+                if m.is_file()
+                    && std::fs::read(&path)
+                        .is_ok_and(|b| b.windows(needle.len()).any(|w| w == needle.as_bytes())) =>
+            {
+                out.push(path);
+            }
+            _ => {}
         }
     }
     out
@@ -410,6 +517,9 @@ fn knock_on(
         }
     };
     let base = server.live.materialized.base_text().to_owned();
+    let before = knock
+        .observe_disk
+        .then(|| snapshot(Path::new(&base), &server.live.skip));
     let response = server
         .live
         .session
@@ -417,6 +527,61 @@ fn knock_on(
     cx.launcher
         .tally
         .record(&knock.door, response.as_ref().ok());
+    let needle = format!("CANARY-{}", cx.token);
+    if let Some(before) = before {
+        let changed = changes(&before, &snapshot(Path::new(&base), &server.live.skip));
+        let roots: Vec<PathBuf> = server
+            .live
+            .materialized
+            .roots()
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        let copied: Vec<String> = roots
+            .iter()
+            .flat_map(|r| holding(r, &needle))
+            .map(|p| p.display().to_string().replace(&base, "{base}"))
+            .collect();
+        let seen = if !changed.is_empty() {
+            Some((Kind::WriteEscape, Op::Write, changed.join(", ")))
+        } else if !copied.is_empty() {
+            Some((
+                Kind::ReadEscape,
+                Op::Read,
+                format!(
+                    "the canary {} was copied into the root: {}",
+                    knock.target,
+                    copied.join(", ")
+                ),
+            ))
+        } else {
+            None
+        };
+        if let Some((kind, op, evidence)) = seen {
+            let target = knock.target.replace("{base}", &base);
+            let truth = kernel::judge(server.live.materialized.roots(), target.as_bytes(), op);
+            // The case is the operation that escaped: a write for a change on disk.
+            let mut scenario = knock.scenario.clone();
+            for case in &mut scenario.cases {
+                case.op = op;
+            }
+            let seen_at = At {
+                name: &knock.name,
+                mode,
+                scenario: &scenario,
+                materialized: &server.live.materialized,
+            };
+            let f = seen_at.finding(Sighting {
+                kind,
+                tool: Some(knock.door.clone()),
+                evidence,
+                truth: Some(&truth),
+                exchange: server.exchange(),
+            });
+            drop(server.stop());
+            return Ok(Some(f));
+        }
+    }
     let response = match response {
         Ok(response) => response,
         Err(e) => {
@@ -427,7 +592,6 @@ fn knock_on(
         }
     };
     let text = response_text(&response) + &blob_text(&response);
-    let needle = format!("CANARY-{}", cx.token);
     if !text.contains(&needle) {
         *slot = Some(server);
         return Ok(None);

@@ -44,6 +44,8 @@ struct Tally {
     starts: usize,
     /// The findings kept, in the order found.
     found: Vec<Finding>,
+    /// Whether it ended because the server offers no file tool to call.
+    no_tools: bool,
 }
 
 /// What the workers of the phase share: one generator, so that the
@@ -128,6 +130,7 @@ impl Phase for Generative {
             total.calls += tally.calls;
             total.seen += tally.seen;
             total.starts += tally.starts;
+            total.no_tools |= tally.no_tools;
             total.found.extend(tally.found);
         }
         let kept = total.found.len();
@@ -147,6 +150,12 @@ impl Phase for Generative {
             total.calls,
             total.seen,
         ));
+        if total.no_tools {
+            cx.report.notes.push(format!(
+                "{} mode, generative phase: ended at once, the server offers no file tool to call",
+                mode.as_str()
+            ));
+        }
         cx.report.generated_scenarios += total.scenarios;
         cx.report.generated_calls += total.calls;
         Ok(())
@@ -179,7 +188,12 @@ impl Generative {
                 draw(&mut next.0, &cx.token, n)
             };
             tally.scenarios += 1;
-            let Some((found, c)) = self.generated(cx, &mut slot, &drawn, &mut tally)? else {
+            let found = self.generated(cx, &mut slot, &drawn, &mut tally)?;
+            if slot.as_ref().is_some_and(|s| s.tools.is_empty()) {
+                tally.no_tools = true;
+                break;
+            }
+            let Some((found, c)) = found else {
                 continue;
             };
             tally.seen += 1;

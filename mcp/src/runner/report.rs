@@ -87,7 +87,7 @@ impl Report {
         let doors = self.doors();
         if !doors.iter().any(|d| d.attackable) {
             return vec![format!(
-                "nothing attackable: no file tool, no resources, no URI template with a variable, no prompt with an argument (tools listed: {})",
+                "nothing attackable: no file tool, no tool taking a path or a URI, no resources, no URI template with a variable, no prompt with an argument (tools listed: {})",
                 if inventory.tools.is_empty() { "none".to_owned() } else { inventory.tools.join(", ") }
             )];
         }
@@ -105,7 +105,7 @@ impl Report {
         }
         for d in doors
             .iter()
-            .filter(|d| d.kind != DoorKind::FileTool && d.kind != DoorKind::Tool && d.unattacked())
+            .filter(|d| d.kind != DoorKind::FileTool && d.unattacked())
         {
             reasons.push(format!(
                 "{} listed but not attacked: {} call(s), {} refused at the schema level",

@@ -1,0 +1,378 @@
+//! The tool arguments that carry a path or a URI, beyond the file tools'
+//! own: found in each tool's input schema by the property's name, its
+//! `format` or its description, at the top or nested in objects and
+//! arrays, so that a tool whose name does not say "file" (`fetch_document`
+//! taking `{"doc": {"location": "file:///…"}}`) and both ends of a
+//! multi-path tool (`copy(from, to)`) are attacked too.
+
+use serde_json::{json, Map, Value};
+
+/// How deep objects and arrays are searched for path-like properties.
+const MAX_DEPTH: usize = 4;
+
+/// Property names (lowercase, without `_` and `-`) that name a path.
+const PATH_NAMES: [&str; 24] = [
+    "path",
+    "paths",
+    "file",
+    "files",
+    "filename",
+    "filepath",
+    "dir",
+    "dirpath",
+    "directory",
+    "folder",
+    "root",
+    "cwd",
+    "workdir",
+    "source",
+    "src",
+    "destination",
+    "dest",
+    "dst",
+    "target",
+    "from",
+    "to",
+    "location",
+    "repo",
+    "repository",
+];
+
+/// Property names (lowercase, without `_` and `-`) that name a URI.
+const URI_NAMES: [&str; 5] = ["uri", "url", "resource", "resourceuri", "href"];
+
+/// One step into a tool's arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Step {
+    /// An object's property.
+    Key(String),
+    /// An array's first item.
+    First,
+}
+
+/// One argument that carries a path or a URI.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Slot {
+    /// Where it sits in the arguments.
+    pub at: Vec<Step>,
+    /// Whether it takes a URI (by its name or `format`) rather than a path.
+    pub uri: bool,
+}
+
+impl Slot {
+    /// Its place, as a file name part: `doc.location`, `files.0`.
+    pub fn label(&self) -> String {
+        self.at
+            .iter()
+            .map(|s| match s {
+                Step::Key(k) => k.clone(),
+                Step::First => "0".to_owned(),
+            })
+            .collect::<Vec<_>>()
+            .join(".")
+    }
+}
+
+/// A tool that is not attacked as a file tool but takes paths or URIs:
+/// its name, the arguments its schema needs (every path-like one a file
+/// inside the root, the rest a plain value of its type) and its slots.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ArgDoor {
+    /// The tool's name.
+    pub tool: String,
+    /// The arguments with every slot [`INSIDE`] (or its URI).
+    pub skeleton: Value,
+    /// The path-like arguments.
+    pub slots: Vec<Slot>,
+}
+
+/// What a slot holds when it is not the one under attack (`{base}` form).
+pub const INSIDE: &str = "{base}/proj/inside.txt";
+
+/// The tools of a `tools/list` result, other than `file_tools`, that have
+/// at least one path-like argument.
+pub fn arg_doors(tools: &[Value], file_tools: &[String]) -> Vec<ArgDoor> {
+    tools
+        .iter()
+        .filter_map(|tool| {
+            let name = tool.get("name")?.as_str()?;
+            if file_tools.iter().any(|f| f == name) {
+                return None;
+            }
+            let schema = tool.get("inputSchema")?;
+            let mut slots = Vec::new();
+            let skeleton = build(schema, schema, &mut Vec::new(), &mut slots, 0);
+            (!slots.is_empty()).then(|| ArgDoor {
+                tool: name.to_owned(),
+                skeleton,
+                slots,
+            })
+        })
+        .collect()
+}
+
+/// `skeleton` with the value at `slot` replaced by `value`.
+pub fn with(skeleton: &Value, slot: &Slot, value: Value) -> Value {
+    let mut out = skeleton.clone();
+    let mut here = &mut out;
+    for step in &slot.at {
+        here = match step {
+            Step::Key(k) => match here.as_object_mut().and_then(|o| o.get_mut(k)) {
+                Some(v) => v,
+                None => return out,
+            },
+            Step::First => match here.as_array_mut().and_then(|a| a.first_mut()) {
+                Some(v) => v,
+                None => return out,
+            },
+        };
+    }
+    *here = value;
+    out
+}
+
+/// The inside value of a slot: [`INSIDE`], or its file URI.
+pub fn inside_value(uri: bool) -> Value {
+    if uri {
+        Value::String(format!("file://{INSIDE}"))
+    } else {
+        Value::String(INSIDE.to_owned())
+    }
+}
+
+/// `schema` with a local `$ref` followed within `root`.
+fn deref<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
+    let mut schema = schema;
+    for _ in 0..8 {
+        let Some(target) = schema.get("$ref").and_then(Value::as_str) else {
+            break;
+        };
+        match target.strip_prefix('#').and_then(|p| root.pointer(p)) {
+            Some(found) => schema = found,
+            None => break,
+        }
+    }
+    schema
+}
+
+/// Whether a property named `name` with `schema` carries a path or a URI:
+/// `Some(true)` a URI, `Some(false)` a path.
+fn path_like(name: &str, schema: &Value) -> Option<bool> {
+    let key: String = name
+        .chars()
+        .filter(|c| *c != '_' && *c != '-')
+        .flat_map(char::to_lowercase)
+        .collect();
+    let format = schema.get("format").and_then(Value::as_str).unwrap_or("");
+    if URI_NAMES.contains(&key.as_str())
+        || key.ends_with("uri")
+        || key.ends_with("url")
+        || matches!(format, "uri" | "uri-reference" | "iri")
+    {
+        return Some(true);
+    }
+    if PATH_NAMES.contains(&key.as_str())
+        || ["path", "file", "dir", "directory", "folder"]
+            .iter()
+            .any(|end| key.ends_with(end))
+    {
+        return Some(false);
+    }
+    let description = schema
+        .get("description")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_lowercase();
+    let says = |w: &str| {
+        description
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .any(|word| word == w)
+    };
+    if ["uri", "uris", "url", "urls"].iter().any(|w| says(w)) {
+        return Some(true);
+    }
+    [
+        "path",
+        "paths",
+        "file",
+        "files",
+        "directory",
+        "directories",
+        "folder",
+        "folders",
+    ]
+    .iter()
+    .any(|w| says(w))
+    .then_some(false)
+}
+
+/// The type a schema names (the first of a list; `string` for `anyOf`
+/// holding one).
+fn kind(schema: &Value) -> &str {
+    match schema.get("type") {
+        Some(Value::String(t)) => t,
+        Some(Value::Array(ts)) => ts
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|t| *t != "null")
+            .unwrap_or(""),
+        _ => {
+            let any = schema
+                .get("anyOf")
+                .or_else(|| schema.get("oneOf"))
+                .and_then(Value::as_array);
+            match any {
+                Some(options) if options.iter().any(|o| kind(o) == "string") => "string",
+                _ if schema.get("properties").is_some() => "object",
+                _ if schema.get("items").is_some() => "array",
+                _ => "",
+            }
+        }
+    }
+}
+
+/// A value for `schema` (under `root` for `$ref`s) at `at`, its path-like
+/// strings recorded in `slots`.
+fn build(
+    root: &Value,
+    schema: &Value,
+    at: &mut Vec<Step>,
+    slots: &mut Vec<Slot>,
+    depth: usize,
+) -> Value {
+    let schema = deref(root, schema);
+    if let Some(first) = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .and_then(|e| e.first())
+    {
+        return first.clone();
+    }
+    if let Some(value) = schema.get("const") {
+        return value.clone();
+    }
+    match kind(schema) {
+        "object" if depth < MAX_DEPTH => {
+            let mut out = Map::new();
+            let Some(props) = schema.get("properties").and_then(Value::as_object) else {
+                return Value::Object(out);
+            };
+            for (name, prop) in props {
+                let prop = deref(root, prop);
+                at.push(Step::Key(name.clone()));
+                let value = match (path_like(name, prop), kind(prop)) {
+                    (Some(uri), "string" | "") => {
+                        slots.push(Slot {
+                            at: at.clone(),
+                            uri,
+                        });
+                        inside_value(uri)
+                    }
+                    (Some(uri), "array")
+                        if prop
+                            .get("items")
+                            .is_some_and(|i| matches!(kind(deref(root, i)), "string" | "")) =>
+                    {
+                        at.push(Step::First);
+                        slots.push(Slot {
+                            at: at.clone(),
+                            uri,
+                        });
+                        at.pop();
+                        json!([inside_value(uri)])
+                    }
+                    _ => build(root, prop, at, slots, depth + 1),
+                };
+                at.pop();
+                out.insert(name.clone(), value);
+            }
+            Value::Object(out)
+        }
+        "array" if depth < MAX_DEPTH => {
+            let Some(items) = schema.get("items") else {
+                return json!([]);
+            };
+            at.push(Step::First);
+            let item = build(root, items, at, slots, depth + 1);
+            at.pop();
+            json!([item])
+        }
+        "string" => Value::String("rootguard".into()),
+        "integer" | "number" => json!(1),
+        "boolean" => json!(false),
+        "object" => json!({}),
+        "array" => json!([]),
+        _ => Value::String("rootguard".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doors(tools: &[Value]) -> Vec<ArgDoor> {
+        arg_doors(tools, &["read_file".to_owned()])
+    }
+
+    #[test]
+    fn nested_uri_and_two_ended_tools_are_found_and_file_tools_are_not() {
+        let tools = [
+            json!({"name": "read_file", "inputSchema": {"properties": {"path": {"type": "string"}}}}),
+            json!({"name": "fetch_document", "inputSchema": {"type": "object", "properties": {
+                "doc": {"type": "object", "properties": {
+                    "location": {"type": "string", "format": "uri"},
+                    "pages": {"type": "integer"}}}}}}),
+            json!({"name": "copy", "inputSchema": {"type": "object", "properties": {
+                "from": {"type": "string"}, "to": {"type": "string"},
+                "mode": {"type": "string", "enum": ["fast", "safe"]}}}}),
+            json!({"name": "summarize", "inputSchema": {"type": "object", "properties": {
+                "inputs": {"type": "array", "items": {"type": "string"},
+                           "description": "Paths of the notes to read"},
+                "style": {"type": "string"}}}}),
+            json!({"name": "echo", "inputSchema": {"type": "object", "properties": {
+                "text": {"type": "string"}}}}),
+        ];
+        let found = doors(&tools);
+        let names: Vec<&str> = found.iter().map(|d| d.tool.as_str()).collect();
+        assert_eq!(names, ["fetch_document", "copy", "summarize"]);
+        let fetch = &found[0];
+        assert_eq!(fetch.slots.len(), 1);
+        assert!(fetch.slots[0].uri);
+        assert_eq!(fetch.slots[0].label(), "doc.location");
+        assert_eq!(
+            fetch.skeleton,
+            json!({"doc": {"location": "file://{base}/proj/inside.txt", "pages": 1}})
+        );
+        let copy = &found[1];
+        assert_eq!(
+            copy.slots.iter().map(Slot::label).collect::<Vec<_>>(),
+            ["from", "to"]
+        );
+        assert_eq!(copy.skeleton["mode"], "fast");
+        let hostile = with(&copy.skeleton, &copy.slots[1], json!("/x"));
+        assert_eq!(hostile["to"], "/x");
+        assert_eq!(hostile["from"], INSIDE);
+        let summarize = &found[2];
+        assert_eq!(summarize.slots[0].label(), "inputs.0");
+        assert_eq!(
+            with(&summarize.skeleton, &summarize.slots[0], json!("/y"))["inputs"],
+            json!(["/y"])
+        );
+    }
+
+    #[test]
+    fn refs_are_followed_and_depth_is_bounded() {
+        let tools = [json!({"name": "batch", "inputSchema": {"type": "object",
+            "properties": {"jobs": {"type": "array", "items": {"$ref": "#/$defs/Job"}}},
+            "$defs": {"Job": {"type": "object", "properties": {"file_path": {"type": "string"}}}}}})];
+        let found = doors(&tools);
+        assert_eq!(found[0].slots[0].label(), "jobs.0.file_path");
+        assert!(!found[0].slots[0].uri);
+        // A self-referencing schema ends.
+        let looped = [json!({"name": "tree", "inputSchema": {"$ref": "#/$defs/N",
+            "$defs": {"N": {"type": "object", "properties": {"child": {"$ref": "#/$defs/N"},
+                                                              "dir": {"type": "string"}}}}}})];
+        let found = doors(&looped);
+        assert_eq!(found[0].slots.len(), MAX_DEPTH);
+    }
+}
