@@ -315,6 +315,15 @@ const RULES: &[Rule] = &[
     },
     Rule {
         families: EO,
+        needs: &[Feature::LongPath],
+        id: "RG-LONG-PATH-LEXICAL",
+        class: Class::PathEscape,
+        title: "a long path is judged as text",
+        diagnosis: "Past some number of components the checker stops resolving the path and judges its text (`.` dropped, `..` taken lexically, links not followed), so a link or `..` deep inside a long path carries the operation out; the same target by a short path is refused. The escape shows only on paths longer than anyone tries by hand.",
+        fix: "Resolve every component whatever the path's length, or refuse (fail closed) past a limit; never fall back to a lexical verdict.",
+    },
+    Rule {
+        families: EO,
         needs: &[Feature::DotDot, Feature::Link],
         id: "RG-LEXICAL-DOTDOT",
         class: Class::PathEscape,

@@ -179,6 +179,8 @@ pub enum Feature {
     DotName,
     /// The path holds a `..` component.
     DotDot,
+    /// The path has more than [`LONG_PATH`] components.
+    LongPath,
     /// Resolving the path follows a link.
     Link,
     /// A link followed points at another link.
@@ -223,6 +225,10 @@ pub enum Feature {
     CwdFallback,
 }
 
+/// How many components make a path long ([`Feature::LongPath`]): more
+/// than anyone tries by hand, fewer than the kernel's limits.
+pub const LONG_PATH: usize = 32;
+
 impl Feature {
     /// Every feature, in the order reports list them.
     pub fn all() -> Vec<Feature> {
@@ -244,6 +250,7 @@ impl Feature {
             Feature::SiblingPrefix,
             Feature::DotName,
             Feature::DotDot,
+            Feature::LongPath,
             Feature::Link,
             Feature::LinkChain,
             Feature::FinalLink,
@@ -302,6 +309,7 @@ impl Feature {
             Feature::SiblingPrefix => "sibling-prefix",
             Feature::DotName => "dot-name",
             Feature::DotDot => "dotdot",
+            Feature::LongPath => "long-path",
             Feature::Link => "link",
             Feature::LinkChain => "link-chain",
             Feature::FinalLink => "final-link",
@@ -378,6 +386,7 @@ impl Feature {
             Feature::SiblingPrefix => "the target's text begins with a root's text but not at a `/` (`/b/project2` for `/b/project`); variant: the sibling renamed so that it does not".into(),
             Feature::DotName => "the path ends in `/`, `/.` or `/..`; variant: that ending resolved away (`a/` is `a`, `a/b/..` is `a`)".into(),
             Feature::DotDot => "the path holds `..`; variant: `c/..` removed (when `c` is a link, replaced by a new link to its target's parent)".into(),
+            Feature::LongPath => format!("the path has more than {LONG_PATH} components (`.` padding, deep nesting); variant: the same path with its `.` components dropped, when that leaves at most {LONG_PATH}"),
             Feature::Link => "resolving the path follows a link; variant: the target asked for directly".into(),
             Feature::LinkChain => "a link points at another link; variant: each link pointed straight at the end of its chain".into(),
             Feature::FinalLink => "the path's last component is a link; variant: a new link beside it to its target's directory, and the path goes through it on to the name".into(),

@@ -20,7 +20,7 @@ use rootguard_judge::{
 };
 use unicode_normalization::UnicodeNormalization;
 
-use crate::feature::{Feature, RootRule};
+use crate::feature::{Feature, RootRule, LONG_PATH};
 
 /// The made-up parent of the temp dir, the temp dir, and the base the model
 /// lays trees out in, as a real run has them (`$TMPDIR/rootguard-XXXX/base`).
@@ -229,6 +229,7 @@ impl Subject {
                 rename_component(s, &sibling, &renamed, false)?
             }
             Feature::DotName => self.without_dot_name()?,
+            Feature::LongPath => self.without_dot_padding()?,
             Feature::DotDot => self.without_every_dotdot()?,
             Feature::RootTrimmableEdge => self.without_trimmed_root()?,
             Feature::Link => self.without_links()?,
@@ -328,6 +329,11 @@ impl Subject {
             Feature::UnicodeFold => self.edits(NameEdit::Unicode),
             Feature::CaseVariant => self.case_twin().is_some(),
             Feature::SiblingPrefix => self.sibling().is_some(),
+            Feature::LongPath => self
+                .scenario
+                .cases
+                .first()
+                .is_some_and(|c| c.path.segments().count() > LONG_PATH),
             Feature::DotName => {
                 let p = &self.path;
                 p.ends_with(b"/") || p.ends_with(b"/.") || p.ends_with(b"/..")
@@ -625,6 +631,28 @@ impl Subject {
     }
 
     /// The path without any `..`, taken away one at a time.
+    /// The path with every `.` component but a last one dropped: the same
+    /// target by a shorter path, when that leaves it no longer long.
+    fn without_dot_padding(&self) -> Option<Scenario> {
+        let case = self.scenario.cases.first()?;
+        let bytes = case.path.as_bytes();
+        let parts: Vec<&[u8]> = bytes.split(|&b| b == b'/').collect();
+        let last = parts.len() - 1;
+        let kept: Vec<&[u8]> = parts
+            .iter()
+            .enumerate()
+            .filter(|&(i, p)| *p != b"." || i == last)
+            .map(|(_, p)| *p)
+            .collect();
+        let shorter = PathBytes::from(kept.join(&b'/'));
+        if shorter.segments().count() > LONG_PATH || shorter == case.path {
+            return None;
+        }
+        let mut t = self.scenario.clone();
+        t.cases[0].path = shorter;
+        Some(t)
+    }
+
     fn without_every_dotdot(&self) -> Option<Scenario> {
         let mut t = self.without_dotdot(false)?;
         for _ in 0..8 {
