@@ -88,13 +88,7 @@ impl Move {
                 link("other/sub", "outside"),
                 link("rootlink", "other"),
             ],
-            Move::DirReplaced => vec![
-                Entry::File {
-                    path: "proj-old/file.txt".into(),
-                    content: Some(format!("{}\n", marker("proj", TOKEN))),
-                },
-                marked("proj-new").moved("proj"),
-            ],
+            Move::DirReplaced => vec![holding("proj-old", "proj"), holding("proj", "proj-new")],
         }
     }
 
@@ -180,9 +174,14 @@ impl Move {
 
 /// `dir/file.txt` holding its marker.
 fn marked(dir: &str) -> Entry {
+    holding(dir, dir)
+}
+
+/// `dir/file.txt` holding the marker of `of`.
+fn holding(dir: &str, of: &str) -> Entry {
     Entry::File {
         path: format!("{dir}/file.txt").into(),
-        content: Some(format!("{}\n", marker(dir, TOKEN))),
+        content: Some(format!("{}\n", marker(of, TOKEN))),
     }
 }
 
@@ -191,23 +190,6 @@ fn link(path: &str, target: &str) -> Entry {
     Entry::Symlink {
         path: path.into(),
         target: format!("{{base}}/{target}").into(),
-    }
-}
-
-trait Moved {
-    /// The same file in directory `dir`.
-    fn moved(self, dir: &str) -> Entry;
-}
-
-impl Moved for Entry {
-    fn moved(self, dir: &str) -> Entry {
-        match self {
-            Entry::File { content, .. } => Entry::File {
-                path: format!("{dir}/file.txt").into(),
-                content,
-            },
-            other => other,
-        }
     }
 }
 
