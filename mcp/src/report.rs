@@ -72,6 +72,10 @@ fn observed(f: &Finding, not_refreshed: bool) -> Vec<Feature> {
         "root-vanishes" | "root-appears" if not_refreshed => out.push(Feature::RootsChanged),
         "root-vanishes" => out.push(Feature::RootVanished),
         "root-appears" => out.push(Feature::RootAppeared),
+        crate::runner::SWAP_ESCAPE => out.push(Feature::Swapped),
+        a if crate::runner::ROOTS_MOVED.iter().any(|p| a.starts_with(p)) => {
+            out.push(Feature::RootMoved);
+        }
         "mrtr-retry-roots" => out.push(Feature::RetryRootsChanged),
         "mrtr-stale-state" => out.push(Feature::StateReplayed),
         "state-unsealed" => out.push(Feature::StateUnsealed),

@@ -70,7 +70,7 @@ class Server:
 
     def __init__(self, refresh, dirs):
         self.refresh = refresh
-        self.configured = [os.path.realpath(d) for d in dirs]
+        self.configured = [os.path.abspath(d) for d in dirs]
         self.allowed = list(self.configured)
         self.era = None
         # Signs requestState: a state the server did not issue for this very call is refused.
@@ -94,9 +94,19 @@ class Server:
         for root in roots:
             uri = root.get("uri", "")
             path = unquote(urlsplit(uri).path) if self.lenient else root_path(uri)
-            if path is not None and os.path.isdir(path):
-                allowed.append(os.path.realpath(path))
+            if path is not None:
+                allowed.append(path)
         self.allowed = allowed
+
+    @property
+    def allowed(self):
+        """The roots resolved now: a root is resolved when it is used, so a
+        swapped root link or a replaced root directory counts as it is now."""
+        return [os.path.realpath(p) for p in self.roots if os.path.isdir(p)]
+
+    @allowed.setter
+    def allowed(self, paths):
+        self.roots = list(paths)
 
     # A flawed server built on this one sets this to its own judge (one
     # classic bug each): flaw(self, path) -> the path the operation opens,

@@ -20,7 +20,8 @@ class Caching(Server):
         if self.first_roots is None:
             result = Server.modern_call(self, params, client_has_roots)
             if "inputResponses" in params:
-                self.first_roots = list(self.allowed)
+                # The roots as given, resolved at each use: only the list is stale.
+                self.first_roots = list(self.roots)
             return result
         self.allowed = self.first_roots
         return self.run_tool(params)

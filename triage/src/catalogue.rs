@@ -198,6 +198,15 @@ const RULES: &[Rule] = &[
     },
     Rule {
         families: &[Family::Stale],
+        needs: &[Feature::RootMoved],
+        id: "RG-ROOT-RESOLVED-ONCE",
+        class: Class::StaleRoot,
+        title: "a root's resolution is kept after the root moved on disk",
+        diagnosis: "The server resolved a root once (its real path, or a descriptor or inode of its directory) and keeps that resolution: after the root's link was swapped, or its directory renamed and replaced, the old target still grants (or is served through the root's own paths), though the root now names another directory.",
+        fix: "Resolve each root when a path is checked, as the kernel answers then (semantics.md, \"When a root is resolved\"); pin a root's directory for one operation at most, never across calls.",
+    },
+    Rule {
+        families: &[Family::Stale],
         needs: &[Feature::RootsChanged],
         id: "RG-STALE-ROOT",
         class: Class::StaleRoot,
@@ -213,6 +222,15 @@ const RULES: &[Rule] = &[
         title: "a new root is refused after the roots changed",
         diagnosis: "After `notifications/roots/list_changed` the server does not take the new roots: a root the client added is refused.",
         fix: "On `notifications/roots/list_changed`, ask `roots/list` again and use the new list.",
+    },
+    Rule {
+        families: O,
+        needs: &[Feature::RootMoved],
+        id: "RG-ROOT-MOVED-REFUSED",
+        class: Class::Overblock,
+        title: "a root is refused after it moved on disk",
+        diagnosis: "After a root's link was swapped, or its directory renamed and replaced, the server refuses a path beneath the root as it resolves now.",
+        fix: "Resolve each root when a path is checked, as the kernel answers then (semantics.md, \"When a root is resolved\").",
     },
     Rule {
         families: O,

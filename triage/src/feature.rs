@@ -195,6 +195,9 @@ pub enum Feature {
     RootVanished,
     /// A listed root appeared on disk mid-session.
     RootAppeared,
+    /// A root moved on disk mid-session, its list unchanged: its link
+    /// swapped, or its directory renamed and replaced.
+    RootMoved,
     /// A multi-round-trip retry answered `roots/list` with other roots than an earlier call got.
     RetryRootsChanged,
     /// A retry carried a `requestState` the server issued for another call, with other roots.
@@ -258,6 +261,7 @@ impl Feature {
             Feature::RootsChanged,
             Feature::RootVanished,
             Feature::RootAppeared,
+            Feature::RootMoved,
             Feature::RetryRootsChanged,
             Feature::StateReplayed,
             Feature::StateUnsealed,
@@ -317,6 +321,7 @@ impl Feature {
             Feature::RootsChanged => "roots-changed",
             Feature::RootVanished => "root-vanished",
             Feature::RootAppeared => "root-appeared",
+            Feature::RootMoved => "root-moved",
             Feature::RetryRootsChanged => "retry-roots-changed",
             Feature::StateReplayed => "state-replayed",
             Feature::StateUnsealed => "state-unsealed",
@@ -345,6 +350,7 @@ impl Feature {
             Feature::RootsChanged
                 | Feature::RootVanished
                 | Feature::RootAppeared
+                | Feature::RootMoved
                 | Feature::RetryRootsChanged
                 | Feature::StateReplayed
                 | Feature::StateUnsealed
@@ -394,6 +400,7 @@ impl Feature {
             Feature::RootsChanged => "the roots changed mid-session (observed, not probed)".into(),
             Feature::RootVanished => "a listed root vanished from disk mid-session (observed, not probed)".into(),
             Feature::RootAppeared => "a listed root appeared on disk mid-session (observed, not probed)".into(),
+            Feature::RootMoved => "a root moved on disk mid-session, the roots list unchanged: its link swapped, or its directory renamed and replaced (observed, not probed)".into(),
             Feature::RetryRootsChanged => "an input_required retry answered roots/list with other roots than an earlier call got (observed, not probed)".into(),
             Feature::StateReplayed => "a retry echoed the requestState of another call, made with other roots (observed, not probed)".into(),
             Feature::StateUnsealed => "a requestState decoded to readable structure (base64, JSON, a JWT) and a tampered copy was taken (observed, not probed)".into(),

@@ -34,7 +34,9 @@ mod options;
 pub mod race;
 mod replay;
 mod report;
+mod root_spellings;
 mod roots_change;
+mod roots_moved;
 mod shrink;
 mod state;
 mod table;
@@ -49,6 +51,7 @@ pub use mode::Mode;
 pub use options::{Options, ProgressFn};
 pub use replay::{replay, Replayed};
 pub use report::Report;
+pub(crate) use roots_moved::{MOVED as ROOTS_MOVED, SWAP_ESCAPE};
 pub(crate) use state::PREFIX as STATE_CHECKS;
 
 use defaults::Defaults;

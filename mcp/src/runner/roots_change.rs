@@ -1,7 +1,9 @@
 //! The roots-that-change check: mid-session the roots change and
 //! `notifications/roots/list_changed` is sent; the old root must stop
 //! working and the new one must work; then a listed root vanishes from
-//! disk and a listed one appears.
+//! disk and a listed one appears. Then, each on a fresh server, roots
+//! that move on disk (`roots_moved`) and roots spelled every way
+//! (`root_spellings`).
 
 use std::fs;
 use std::time::Duration;
@@ -30,6 +32,9 @@ pub(super) struct RootsChange {
 impl Phase for RootsChange {
     fn run(&mut self, cx: &mut Context<'_>) -> Result<(), HarnessError> {
         self.attempts = roots_change(cx)?;
+        self.attempts.extend(super::roots_moved::roots_moved(cx)?);
+        self.attempts
+            .extend(super::root_spellings::root_spellings(cx)?);
         Ok(())
     }
 }
