@@ -67,11 +67,12 @@ enum Command {
     /// Exit status as for vet.
     Replay(vet::ReplayArgs),
     /// Vet a live MCP server over stdio or HTTP: speak roots, attack every
-    /// door it lists (file tools, resources/read, URI templates, prompts),
-    /// observe escapes on disk and in its answers.
+    /// door it lists (file tools, tools taking a path or a URI,
+    /// resources/read, URI templates, prompts), observe escapes on disk and
+    /// in its answers.
     ///
     /// Exit status: 0 no defect that fails (escapes, hangs, crashes,
-    /// protocol errors; a root not honoured with --strict), or with
+    /// protocol errors; the warnings with --strict), or with
     /// --baseline none that is new, and every door attacked; 1 such a
     /// defect; 2 inconclusive (nothing listed or attackable, or a door
     /// left unattacked: docs/mcp-doors.md; 1 with --strict), or a usage or

@@ -147,6 +147,22 @@ pub struct Defect {
 impl Defect {
     /// Counts `hits` more sightings as `seen_as` (`class: features`),
     /// keeping at most 16 distinct ones.
+    /// Takes in `other`, one mechanism with this one: its hits, variants,
+    /// probing counts and sightings (its own signature among them); the
+    /// more severe class of the two.
+    fn absorb(&mut self, other: Defect) {
+        self.hits += other.hits;
+        self.variants.merge(&other.variants);
+        self.probe_queries += other.probe_queries;
+        self.probe_time += other.probe_time;
+        if other.class.severity_rank() < self.class.severity_rank() {
+            self.class = other.class;
+        }
+        for (seen_as, hits) in other.sightings {
+            self.seen_as(seen_as, hits);
+        }
+    }
+
     fn seen_as(&mut self, seen_as: String, hits: u64) {
         if let Some(at) = self.sightings.iter().position(|(s, _)| *s == seen_as) {
             self.sightings[at].1 += hits;
@@ -279,10 +295,19 @@ impl Ledger {
     /// rules, with their hits summed, the simplest example of any, and
     /// `covers` naming the rules' own IDs. A checker that ignores one rule
     /// keeps that rule's ID.
+    ///
+    /// First, a defect none of whose features probing could confirm (its
+    /// scenario could not be varied: bytes that are not UTF-8, a target
+    /// the variants cannot make in the temp base) is folded into a defect
+    /// of the same class whose confirmed features it has every one of
+    /// (the most specific such one): it is most likely the same mechanism
+    /// seen on a messier scenario, where its own ID would only be the
+    /// catalogue's guess from the features present. Its signature is kept
+    /// among the sightings. A defect with nothing to fold into keeps its ID.
     pub fn defects(self) -> Vec<Defect> {
-        let (rules, mut out): (Vec<Defect>, Vec<Defect>) = self
-            .defects
-            .into_values()
+        let folded = fold_unconfirmed(self.defects.into_values().collect());
+        let (rules, mut out): (Vec<Defect>, Vec<Defect>) = folded
+            .into_iter()
             .partition(|d| catalogue::root_rule_of(d.id()).is_some());
         if rules.len() >= 2 {
             out.push(merge_root_rules(rules));
@@ -292,6 +317,35 @@ impl Ledger {
         sort_defects(&mut out);
         out
     }
+}
+
+/// `defects` with each one that probing confirmed nothing of folded into
+/// a defect of its class whose confirmed features it has (see
+/// [`Ledger::defects`]).
+fn fold_unconfirmed(defects: Vec<Defect>) -> Vec<Defect> {
+    let (loose, mut firm): (Vec<Defect>, Vec<Defect>) = defects
+        .into_iter()
+        .partition(|d| d.probed && d.signature.confirmed.is_empty());
+    let mut kept = Vec::new();
+    for d in loose {
+        let host = firm
+            .iter_mut()
+            .filter(|f| {
+                f.signature.class == d.signature.class
+                    && !f.signature.confirmed.is_empty()
+                    && f.signature.confirmed.is_subset(&d.signature.features)
+            })
+            .max_by(|a, b| {
+                (a.signature.confirmed.len(), std::cmp::Reverse(a.id()))
+                    .cmp(&(b.signature.confirmed.len(), std::cmp::Reverse(b.id())))
+            });
+        match host {
+            Some(host) => host.absorb(d),
+            None => kept.push(d),
+        }
+    }
+    firm.extend(kept);
+    firm
 }
 
 /// One defect for several root-URI rules ignored (see [`Ledger::defects`]).
@@ -307,16 +361,7 @@ fn merge_root_rules(rules: Vec<Defect>) -> Defect {
     rules.sort_by_key(rank);
     let mut merged = rules.remove(0);
     for other in rules {
-        merged.hits += other.hits;
-        merged.variants.merge(&other.variants);
-        merged.probe_queries += other.probe_queries;
-        merged.probe_time += other.probe_time;
-        if other.class.severity_rank() < merged.class.severity_rank() {
-            merged.class = other.class;
-        }
-        for (seen_as, hits) in other.sightings {
-            merged.seen_as(seen_as, hits);
-        }
+        merged.absorb(other);
     }
     merged.entry = catalogue::root_uri_as_text(&ignored);
     merged.covers = covers;

@@ -1,0 +1,110 @@
+//! One mechanism, one defect: a defect none of whose features probing
+//! could confirm (a scenario the variants cannot take on) is folded into
+//! the defect of its class whose confirmed features it has, and keeps its
+//! own ID when there is none.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use rootguard_judge::{Case, Entry, Op, Scenario};
+use rootguard_report::{Example, Ledger, Sighting, Variants};
+use rootguard_triage::{Class, Feature, FeatureProbe, Identity, Need, Signature};
+
+fn scenario(name: &str) -> Scenario {
+    Scenario {
+        name: name.into(),
+        note: None,
+        tree: vec![Entry::Dir {
+            path: "project".into(),
+        }],
+        roots: vec!["file://{base}/project".into()],
+        cases: vec![Case {
+            path: "{base}/project/x".into(),
+            op: Op::Read,
+            expect: None,
+        }],
+    }
+}
+
+/// A probed path escape: `needed` confirmed, `open` kept but not varied.
+fn sighting(name: &str, needed: &[Feature], open: &[Feature], hits: u64) -> Sighting {
+    let mut probes: Vec<FeatureProbe> = needed
+        .iter()
+        .map(|&feature| FeatureProbe {
+            feature,
+            need: Need::Needed,
+        })
+        .collect();
+    probes.extend(open.iter().map(|&feature| FeatureProbe {
+        feature,
+        need: Need::NoVariant,
+    }));
+    let features: BTreeSet<Feature> = needed.iter().chain(open).copied().collect();
+    Sighting {
+        identity: Identity {
+            signature: Signature {
+                class: Class::PathEscape,
+                features,
+                confirmed: needed.iter().copied().collect(),
+            },
+            probes,
+            probed: true,
+            queries: 1,
+            elapsed: Duration::ZERO,
+        },
+        example: Example {
+            scenario: scenario(name),
+            minimal: true,
+            ..Example::default()
+        },
+        hits,
+        variants: Variants::default(),
+    }
+}
+
+fn ids(ledger: Ledger) -> Vec<(String, u64)> {
+    ledger
+        .defects()
+        .into_iter()
+        .map(|d| (d.id().to_owned(), d.hits))
+        .collect()
+}
+
+#[test]
+fn an_unconfirmed_defect_joins_the_one_whose_confirmed_features_it_has() {
+    let mut ledger = Ledger::default();
+    ledger.add(sighting(
+        "chain",
+        &[Feature::Link, Feature::LinkChain],
+        &[],
+        150,
+    ));
+    // Seen once on a scenario the variants could not take on: by its
+    // features alone the catalogue would call it a backslash separator.
+    ledger.add(sighting(
+        "messy",
+        &[],
+        &[Feature::Backslash, Feature::Link, Feature::LinkChain],
+        1,
+    ));
+    assert_eq!(ids(ledger), [("RG-LINK-CHAIN".to_owned(), 151)]);
+}
+
+#[test]
+fn an_unconfirmed_defect_with_nothing_to_join_keeps_its_id() {
+    let mut ledger = Ledger::default();
+    ledger.add(sighting(
+        "chain",
+        &[Feature::Link, Feature::LinkChain],
+        &[],
+        150,
+    ));
+    ledger.add(sighting("messy", &[], &[Feature::Backslash], 1));
+    assert_eq!(
+        ids(ledger),
+        [
+            ("RG-LINK-CHAIN".to_owned(), 150),
+            ("RG-BACKSLASH-SEPARATOR".to_owned(), 1)
+        ]
+    );
+}
