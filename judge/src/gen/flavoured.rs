@@ -120,7 +120,7 @@ const WINDOWS_FAMILIES: &[Family] = &[
             "C:/proj/notes.txt",
             r"C:\\proj\\notes.txt",
         ],
-        &["backslash", "dotdot"],
+        &["dotdot"],
     ),
     (
         "ntfs-stream",
@@ -173,7 +173,12 @@ const WINDOWS_FAMILIES: &[Family] = &[
     (
         "drive-relative",
         WINDOWS_ROOT,
-        &[r"C:proj\notes.txt", r"C:..\secret.txt", r"\proj\notes.txt", r"proj\notes.txt"],
+        &[
+            r"C:proj\notes.txt",
+            r"C:..\secret.txt",
+            r"\proj\notes.txt",
+            r"proj\notes.txt",
+        ],
         &["drive-relative"],
     ),
     (
@@ -405,7 +410,8 @@ mod tests {
         for mark in ["private-link", "apfs-name"] {
             for want in [Truth::Inside, Truth::Outside] {
                 assert!(
-                    mac.iter().any(|(c, t)| c.marks.contains(&mark) && *t == want),
+                    mac.iter()
+                        .any(|(c, t)| c.marks.contains(&mark) && *t == want),
                     "{mark} {want}"
                 );
             }
