@@ -349,6 +349,105 @@ fn macos() -> Vec<FlavourCase> {
     out
 }
 
+/// `case` spelled another way, as `draw` picks: its separators mixed, a
+/// letter's case flipped, a `\\.\` prefix or a `.\` added on Windows; a
+/// letter's case flipped, `/private` added before `/tmp`, or a `/./` or
+/// `//` added on macOS. The truth may change (a flipped letter of a Linux
+/// name is another name); a driver judges the respelled case afresh, and
+/// the marks say what was added.
+///
+/// # Examples
+///
+/// ```
+/// use rootguard_judge::gen::{flavoured_cases, respelled};
+/// use rootguard_judge::flavour::Flavour;
+///
+/// let case = &flavoured_cases(Flavour::Windows)[0];
+/// let other = respelled(case, 3);
+/// assert_eq!(other.roots, case.roots);
+/// assert_ne!(other.path, case.path);
+/// ```
+pub fn respelled(case: &FlavourCase, draw: u64) -> FlavourCase {
+    let windows = case.path.contains('\\') || case.path.get(1..2) == Some(":");
+    let how = draw % 4;
+    let at = (draw >> 2) as usize;
+    let mut marks = case.marks.clone();
+    let mut mark = |m: &'static str| {
+        if !marks.contains(&m) {
+            marks.push(m);
+        }
+    };
+    let path = match (windows, how) {
+        (true, 0) => {
+            let mut n = 0;
+            case.path
+                .chars()
+                .map(|c| match c {
+                    '\\' | '/' => {
+                        n += 1;
+                        if (at >> (n % 16)) & 1 == 0 {
+                            '/'
+                        } else {
+                            '\\'
+                        }
+                    }
+                    c => c,
+                })
+                .collect()
+        }
+        (_, 1) => {
+            mark(if windows { "ntfs-case" } else { "apfs-name" });
+            flip_case(&case.path, at)
+        }
+        (true, 2) if case.path.get(1..3) == Some(":\\") => {
+            mark("win-prefix");
+            format!(r"\\.\{}", case.path)
+        }
+        (true, _) => match case.path.get(..3) {
+            Some(head) if head.ends_with(":\\") => format!(r"{head}.\{}", &case.path[3..]),
+            _ => format!("{}\\.", case.path),
+        },
+        (false, 2) if case.path.starts_with("/tmp") => {
+            mark("private-link");
+            format!("/private{}", case.path)
+        }
+        (false, 2) => format!("/.{}", case.path),
+        (false, _) => format!("/{}", case.path),
+    };
+    FlavourCase {
+        name: format!("{} respelled {draw:x}", case.name),
+        roots: case.roots.clone(),
+        path,
+        op: case.op,
+        marks,
+    }
+}
+
+/// `text` with the case of its ASCII letter number `at` (modulo their count) flipped.
+fn flip_case(text: &str, at: usize) -> String {
+    let letters = text.chars().filter(char::is_ascii_alphabetic).count();
+    if letters == 0 {
+        return text.to_owned();
+    }
+    let target = at % letters;
+    let mut n = 0;
+    text.chars()
+        .map(|c| {
+            if !c.is_ascii_alphabetic() {
+                return c;
+            }
+            n += 1;
+            if n - 1 != target {
+                c
+            } else if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
