@@ -75,16 +75,25 @@ pub(crate) fn vet_flavoured(
         draw ^= draw << 13;
         draw ^= draw >> 7;
         draw ^= draw << 17;
-        let case = respelled(&list[(draw % list.len() as u64) as usize], draw >> 16);
+        let base = &list[(draw % list.len() as u64) as usize];
+        let case = respelled(base, draw >> 16);
         round += 1;
         if options.shard.holds(round) {
-            run.ask(&case, "random")?;
+            run.ask_respelled(&case, base)?;
         }
     }
     run.report.defects = run.ledger.defects();
     run.report.elapsed = run.start.elapsed();
     run.report.interrupted = options.interrupted.load(Ordering::Relaxed);
     Ok(run.report)
+}
+
+/// One case asked and judged.
+struct Asked {
+    class: Option<Class>,
+    request: Request,
+    reply: Reply,
+    judgement: Option<Judgement>,
 }
 
 struct FlavouredRun<'a> {
@@ -109,6 +118,49 @@ impl FlavouredRun<'_> {
 
     /// Asks one case, judges the answer by the model and records what it shows.
     fn ask(&mut self, case: &FlavourCase, origin: &str) -> Result<(), HarnessError> {
+        let asked = self.judged(case)?;
+        if let Some(class) = asked.class {
+            self.record(case, origin, class, asked, &case.marks);
+        }
+        self.progress();
+        Ok(())
+    }
+
+    /// Asks a respelling of `base`; what it shows is named by `base`'s
+    /// marks when `base` itself shows it too (the respelling was not
+    /// needed: the one probe a lexical case has), else by the marks of both.
+    fn ask_respelled(
+        &mut self,
+        case: &FlavourCase,
+        base: &FlavourCase,
+    ) -> Result<(), HarnessError> {
+        let asked = self.judged(case)?;
+        if let Some(class) = asked.class {
+            let plain = self.judged(base)?;
+            let marks = if plain.class == Some(class) {
+                &base.marks
+            } else {
+                &case.marks
+            };
+            self.record(case, "random", class, asked, marks);
+        }
+        self.progress();
+        Ok(())
+    }
+
+    fn progress(&self) {
+        if let Some(progress) = &self.options.progress {
+            progress(&Progress {
+                queries: self.report.queries,
+                findings: self.report.counts.values().sum(),
+                elapsed: self.start.elapsed(),
+                budget: self.options.budget,
+            });
+        }
+    }
+
+    /// Asks one case and judges the answer by the model.
+    fn judged(&mut self, case: &FlavourCase) -> Result<Asked, HarnessError> {
         let flavour = self.options.flavour;
         let request = Request {
             id: self.ids.next_id(),
@@ -152,18 +204,12 @@ impl FlavouredRun<'_> {
                 (class, Some(judgement))
             }
         };
-        if let Some(class) = class {
-            self.record(case, origin, class, &request, &reply, judgement);
-        }
-        if let Some(progress) = &self.options.progress {
-            progress(&Progress {
-                queries: self.report.queries,
-                findings: self.report.counts.values().sum(),
-                elapsed: self.start.elapsed(),
-                budget: self.options.budget,
-            });
-        }
-        Ok(())
+        Ok(Asked {
+            class,
+            request,
+            reply,
+            judgement,
+        })
     }
 
     fn record(
@@ -171,10 +217,15 @@ impl FlavouredRun<'_> {
         case: &FlavourCase,
         origin: &str,
         class: Class,
-        request: &Request,
-        reply: &Reply,
-        judgement: Option<Judgement>,
+        asked: Asked,
+        marks: &[&'static str],
     ) {
+        let Asked {
+            request,
+            reply,
+            judgement,
+            ..
+        } = asked;
         if class.is_escape() && self.report.first_escape.is_none() {
             self.report.first_escape = Some(self.start.elapsed());
             self.report.first_escape_query = Some(self.report.queries);
@@ -197,7 +248,7 @@ impl FlavouredRun<'_> {
             self.checker.stderr_tail()
         };
         let outcome = Outcome {
-            request: request.clone(),
+            request,
             reply: reply.clone(),
             truth: judgement.map(|judgement| Truthful {
                 judgement,
@@ -207,7 +258,7 @@ impl FlavouredRun<'_> {
         };
         let finding = finding(class, origin, &outcome, scenario, false, stderr);
         let identity = if class.is_escape() || class == Class::Overblock {
-            let features = case.marks.iter().filter_map(|m| Feature::from_name(m));
+            let features = marks.iter().filter_map(|m| Feature::from_name(m));
             Identity {
                 signature: Signature::new(class, features),
                 probes: Vec::new(),
@@ -216,15 +267,16 @@ impl FlavouredRun<'_> {
                 elapsed: Duration::ZERO,
             }
         } else {
-            unprobed_identity(&finding, Some(reply))
+            unprobed_identity(&finding, Some(&reply))
         };
         let id = catalogue::identify(&identity.signature).id;
         let mut variants = Variants::default();
         variants.ops.insert(case.op.to_string());
         variants.channels.insert("verdict".to_owned());
+        let family = case.name.split('/').next().unwrap_or_default();
         variants
             .seen_in
-            .insert(format!("{} ({})", case.name, self.options.flavour));
+            .insert(format!("{family} ({})", self.options.flavour));
         self.ledger.add(Sighting {
             identity,
             example: example(&finding),

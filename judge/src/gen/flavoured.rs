@@ -96,8 +96,21 @@ const WINDOWS_FAMILIES: &[Family] = &[
     (
         "sibling",
         WINDOWS_ROOT,
-        &[r"C:\proj2\secret.txt", r"C:\proj-old", r"C:\project\x"],
+        &[
+            r"C:\proj2\secret.txt",
+            r"C:\proj-old",
+            r"C:\project\x",
+            r"C:\PROJ2\secret.txt",
+            r"C:\proj2.",
+            r"C:\proj2:hidden",
+        ],
         &["sibling-prefix"],
+    ),
+    (
+        "dotdot-sibling",
+        WINDOWS_ROOT,
+        &[r"C:\proj\..\proj2\x", r"C:/proj\..//proj2/x"],
+        &["dotdot", "sibling-prefix"],
     ),
     (
         "dotdot",
@@ -105,7 +118,6 @@ const WINDOWS_FAMILIES: &[Family] = &[
         &[
             r"C:\proj\..\secret.txt",
             r"C:\proj\src\..\..\secret.txt",
-            r"C:\proj\..\proj2\x",
             r"C:\proj\src\..\notes.txt",
         ],
         &["dotdot"],
@@ -116,7 +128,6 @@ const WINDOWS_FAMILIES: &[Family] = &[
         &[
             "C:/proj/../secret.txt",
             r"C:\proj/..\secret.txt",
-            r"C:/proj\..//proj2/x",
             "C:/proj/notes.txt",
             r"C:\\proj\\notes.txt",
         ],
@@ -133,7 +144,6 @@ const WINDOWS_FAMILIES: &[Family] = &[
             r"C:\proj::$INDEX_ALLOCATION\..\secret.txt",
             r"C:\proj:x\..\..\secret.txt",
             r"C:\proj\src:s\..\..\secret.txt",
-            r"C:\proj2:hidden",
             r"C:\secret.txt::$DATA",
         ],
         &["ntfs-stream"],
@@ -165,7 +175,6 @@ const WINDOWS_FAMILIES: &[Family] = &[
             r"C:\proj.",
             r"C:\proj. . .",
             r"C:\proj \notes.txt",
-            r"C:\proj2.",
             r"C:\proj\notes.txt. ",
         ],
         &["win32-strip"],
@@ -184,19 +193,15 @@ const WINDOWS_FAMILIES: &[Family] = &[
     (
         "ntfs-case",
         WINDOWS_ROOT,
-        &[
-            r"C:\PROJ\notes.txt",
-            r"c:\proj\notes.txt",
-            r"c:\Proj",
-            r"C:\PROJ2\secret.txt",
-        ],
+        &[r"C:\PROJ\notes.txt", r"c:\proj\notes.txt", r"c:\Proj"],
         &["ntfs-case"],
     ),
     (
         "short-name",
         WINDOWS_ROOT,
         &[r"C:\PROJ~1\notes.txt", r"C:\proj\NOTES~1.TXT"],
-        &["short-name"],
+        // `proj` fits 8.3, so `PROJ~1` is another name, beside it.
+        &["short-name", "sibling-prefix"],
     ),
     (
         "win-prefix",
@@ -217,13 +222,23 @@ const WINDOWS_FAMILIES: &[Family] = &[
         &["win-prefix"],
     ),
     (
+        "unc-case",
+        WINDOWS_UNC_ROOT,
+        &[r"\\SERVER\Share\proj\x", r"\\server\share\PROJ"],
+        &["ntfs-case"],
+    ),
+    (
+        "unc-sibling",
+        WINDOWS_UNC_ROOT,
+        &[r"\\server\share\proj2\x", r"\\server\share\proj.old"],
+        &["sibling-prefix"],
+    ),
+    (
         "unc",
         WINDOWS_UNC_ROOT,
         &[
             r"\\server\share\proj\notes.txt",
             "//server/share/proj/notes.txt",
-            r"\\SERVER\Share\proj\x",
-            r"\\server\share\proj2\x",
             r"\\server\share\..\secret.txt",
             r"\\server\share\proj\..\..\other\x",
             r"\\.\UNC\server\share\proj\x",
@@ -252,7 +267,7 @@ fn windows() -> Vec<FlavourCase> {
         }
     }
     for root in WINDOWS_ROOT_SPELLINGS {
-        for path in [r"C:\proj\notes.txt", r"C:\proj2\x"] {
+        for path in [r"C:\proj\notes.txt", r"C:\secret.txt"] {
             let family = format!("root-spelling {root}");
             out.push(case(&family, &[root], path, Op::Read, &["root-respelled"]));
         }
@@ -302,6 +317,19 @@ const MACOS_FAMILIES: &[Family] = &[
             "/var/../tmp/proj/x",
             "/tmp/../secret.txt",
             "/private/etc/passwd",
+        ],
+        &["private-link"],
+    ),
+    (
+        // `..` after `/tmp` leaves `/private/tmp` for `/private`, not `/`.
+        "private-link-dotdot",
+        "file:///Users/me/proj",
+        &[
+            "/tmp/../Users/me/proj/secret.txt",
+            "/var/../Users/me/proj",
+            "/etc/../Users/me/proj/x",
+            "/Users/me/proj/notes.txt",
+            "/Users/me/proj/../proj/notes.txt",
         ],
         &["private-link"],
     ),
