@@ -56,6 +56,7 @@ pub(crate) fn vet_flavoured(
         ledger: Ledger::default(),
         seen: BTreeSet::new(),
         start: Instant::now(),
+        stop: false,
     };
     run.report.notes.push(model_note(flavour));
     for (number, case) in flavoured_cases(flavour).into_iter().enumerate() {
@@ -105,11 +106,14 @@ struct FlavouredRun<'a> {
     /// The (class, ID) pairs whose first finding is kept.
     seen: BTreeSet<(Class, String)>,
     start: Instant,
+    /// Set at the first escape under `fail_fast`.
+    stop: bool,
 }
 
 impl FlavouredRun<'_> {
     fn stopped(&self) -> bool {
-        self.options.interrupted.load(Ordering::Relaxed)
+        self.stop
+            || self.options.interrupted.load(Ordering::Relaxed)
             || self
                 .options
                 .max_queries
@@ -226,6 +230,9 @@ impl FlavouredRun<'_> {
             judgement,
             ..
         } = asked;
+        if class.is_escape() && self.options.fail_fast {
+            self.stop = true;
+        }
         if class.is_escape() && self.report.first_escape.is_none() {
             self.report.first_escape = Some(self.start.elapsed());
             self.report.first_escape_query = Some(self.report.queries);
@@ -338,6 +345,17 @@ mod tests {
         assert_eq!(report.escapes(), 0);
         assert!(report.count(Class::Overblock) > 0);
         assert!(report.defects.iter().any(|d| d.id() == "RG-OVERBLOCK"));
+    }
+
+    #[test]
+    fn fail_fast_stops_at_the_first_escape() {
+        let o = Options {
+            fail_fast: true,
+            ..options(Flavour::Windows)
+        };
+        let report = vet_fn(|_, _, _| Answer::allow(), &o).expect("run");
+        assert_eq!(report.escapes(), 1);
+        assert_eq!(Some(report.queries), report.first_escape_query);
     }
 
     #[test]
