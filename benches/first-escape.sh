@@ -19,11 +19,14 @@ echo "| checker | median (s) | worst (s) | seeds that saw an escape |"
 echo "|---|---|---|---|"
 for entry in "${checkers[@]}"; do
   name=${entry%%|*}
-  read -r -a cmd <<<"${entry#*|}"
+  rest=${entry#*|}
+  flavour=${rest%%|*}
+  read -r -a cmd <<<"${rest#*|}"
+  [ "$flavour" = linux ] || name="$name --flavor $flavour"
   times=()
   caught=0
   for seed in $seeds; do
-    "$rootguard" vet --fail-fast --jobs 1 --seed "$seed" --budget "$budget" \
+    "$rootguard" vet --flavor "$flavour" --fail-fast --jobs 1 --seed "$seed" --budget "$budget" \
       --json "$tmp/report.json" -- "${cmd[@]}" >/dev/null 2>&1
     t=$(python3 -c 'import json,sys; v=json.load(open(sys.argv[1])).get("first_escape_seconds"); print("" if v is None else v)' "$tmp/report.json" 2>/dev/null)
     if [ -n "$t" ]; then

@@ -18,10 +18,13 @@ echo "| checker | failing defect IDs (seed ${seeds%% *}) | seeds that named the 
 echo "|---|---|---|"
 for entry in "${checkers[@]}"; do
   name=${entry%%|*}
-  read -r -a cmd <<<"${entry#*|}"
+  rest=${entry#*|}
+  flavour=${rest%%|*}
+  read -r -a cmd <<<"${rest#*|}"
+  [ "$flavour" = linux ] || name="$name --flavor $flavour"
   : >"$tmp/ids"
   for seed in $seeds; do
-    "$rootguard" vet --jobs 1 --seed "$seed" --budget "$budget" \
+    "$rootguard" vet --flavor "$flavour" --jobs 1 --seed "$seed" --budget "$budget" \
       --json "$tmp/report.json" -- "${cmd[@]}" >/dev/null 2>&1
     python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(" ".join(sorted(d["id"] for d in r["defects"] if d["fails"])) or "none")' \
       "$tmp/report.json" >>"$tmp/ids" 2>/dev/null || echo "no report" >>"$tmp/ids"

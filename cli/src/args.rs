@@ -4,7 +4,8 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use clap::Args;
+use clap::{Args, ValueEnum};
+use rootguard_judge::flavour::Flavour;
 
 /// How much is searched, and with which seed.
 pub const SEARCH: &str = "Search";
@@ -71,5 +72,28 @@ impl SearchArgs {
                 .map(|d| d.as_nanos() as u64)
                 .unwrap_or(1)
         })
+    }
+}
+
+/// `--flavor`: whose path semantics a path and its roots are read in
+/// (`vet` and `check` alike).
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FlavorArg {
+    /// Linux, judged by the kernel.
+    #[default]
+    Linux,
+    /// Windows (Win32 on NTFS), judged by the model of docs/semantics.md section 5.
+    Windows,
+    /// macOS (APFS), judged by the model of docs/semantics.md section 5.
+    Macos,
+}
+
+impl From<FlavorArg> for Flavour {
+    fn from(f: FlavorArg) -> Flavour {
+        match f {
+            FlavorArg::Linux => Flavour::Linux,
+            FlavorArg::Windows => Flavour::Windows,
+            FlavorArg::Macos => Flavour::MacOs,
+        }
     }
 }

@@ -5,6 +5,8 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use rootguard::{Op, Roots, Verdict};
+use rootguard_judge::flavour::{self, macos, windows, Flavour};
+use rootguard_judge::Truth;
 
 /// Exit status for a path that cannot be resolved at all.
 pub const EXIT_UNRESOLVABLE: u8 = 3;
@@ -14,6 +16,61 @@ pub fn run(uris: &[String], op: Op, path: &OsStr) -> ExitCode {
     let mut out = io::stdout().lock();
     let code = explain(&roots, op, path, &mut out).unwrap_or(2);
     ExitCode::from(code)
+}
+
+/// `rootguard check --flavor windows|macos`: the flavour model's verdict,
+/// lexical (no file system is consulted); exit 0 inside, 1 outside, 3
+/// either (the model cannot tell, or nothing an operation could reach).
+pub fn run_model(uris: &[String], op: Op, flavour: Flavour, path: &OsStr) -> ExitCode {
+    let mut out = io::stdout().lock();
+    let code = explain_model(uris, op, flavour, path, &mut out).unwrap_or(2);
+    ExitCode::from(code)
+}
+
+/// Writes the model's reading of each root and its verdict on `path`;
+/// returns the exit status it stands for.
+pub fn explain_model(
+    uris: &[String],
+    op: Op,
+    flavour: Flavour,
+    path: &OsStr,
+    out: &mut impl Write,
+) -> io::Result<u8> {
+    writeln!(
+        out,
+        "flavour {flavour}: the {flavour} model's truth (docs/semantics.md section 5), lexical: no file system is consulted"
+    )?;
+    if uris.is_empty() {
+        writeln!(out, "roots: none given, so nothing is inside")?;
+    }
+    for (index, uri) in uris.iter().enumerate() {
+        let reading = match flavour {
+            Flavour::Windows => match windows::path_from_file_uri(uri) {
+                Ok(p) => format!("accepted, names {p}"),
+                Err(e) => format!("rejected: {e}"),
+            },
+            Flavour::MacOs => match macos::root_components(uri) {
+                Ok(names) => format!("accepted, names /{}", names.join("/")),
+                Err(e) => format!("rejected: {e:?}"),
+            },
+            Flavour::Linux => String::new(),
+        };
+        writeln!(out, "root {index} {uri}: {reading}")?;
+    }
+    let text = path.to_string_lossy();
+    writeln!(out, "{op} {text}")?;
+    if flavour == Flavour::Windows {
+        if let Ok(full) = windows::full_path(&text) {
+            writeln!(out, "  Win32 reads it as {full}")?;
+        }
+    }
+    let verdict = flavour::inside(uris, path.as_encoded_bytes(), flavour);
+    writeln!(out, "{}: {}", verdict.truth, verdict.explanation)?;
+    Ok(match verdict.truth {
+        Truth::Inside => 0,
+        Truth::Outside => 1,
+        Truth::Either => EXIT_UNRESOLVABLE,
+    })
 }
 
 /// Writes the explanation and returns the exit status it stands for.

@@ -38,6 +38,9 @@ enum Command {
         /// What the tool is about to do with the path.
         #[arg(long, value_enum, default_value_t = OpArg::Read)]
         op: OpArg,
+        /// Whose path semantics: linux (core, on this machine's file system), or the windows or macos model (lexical: no file system consulted; exit 3 means the model cannot tell).
+        #[arg(long = "flavor", value_enum, value_name = "FLAVOR", default_value_t = args::FlavorArg::Linux)]
+        flavor: args::FlavorArg,
         /// The absolute path a tool call carries.
         path: OsString,
     },
@@ -109,7 +112,18 @@ impl From<OpArg> for rootguard::Op {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { roots, op, path } => check::run(&roots, op.into(), &path),
+        Command::Check {
+            roots,
+            op,
+            flavor: args::FlavorArg::Linux,
+            path,
+        } => check::run(&roots, op.into(), &path),
+        Command::Check {
+            roots,
+            op,
+            flavor,
+            path,
+        } => check::run_model(&roots, op.into(), flavor.into(), &path),
         Command::Demo => demo::run(),
         Command::Vet(args) => vet::run(*args),
         Command::Replay(args) => vet::replay(args),

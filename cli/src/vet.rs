@@ -16,7 +16,7 @@ use rootguard_vet::{
     corpus, report, HarnessError, Options, ProcessChecker, Progress, Report, Shard,
 };
 
-use crate::args::{SearchArgs, JUDGING, OUTPUTS, SEARCH};
+use crate::args::{FlavorArg, SearchArgs, JUDGING, OUTPUTS, SEARCH};
 use crate::outputs::{self, ReportArgs};
 
 /// `println!` that ignores a closed stdout (`rootguard vet | head`).
@@ -58,6 +58,9 @@ pub struct VetArgs {
     /// Overblocks fail the run too.
     #[arg(long, help_heading = JUDGING)]
     strict: bool,
+    /// Whose paths the checker is asked: windows and macos are spelled in that flavour (requests carry "flavor") and judged by its model, with no tree materialized.
+    #[arg(long = "flavor", value_enum, value_name = "FLAVOR", default_value_t = FlavorArg::Linux, help_heading = JUDGING)]
+    flavor: FlavorArg,
     /// Write each defect's minimal scenario as a scenario file into DIR (vet-ID.json).
     #[arg(long, value_name = "DIR", help_heading = OUTPUTS)]
     out: Option<PathBuf>,
@@ -106,6 +109,13 @@ pub fn run(args: VetArgs) -> ExitCode {
     let interrupted = interrupt_flag();
     let seed = args.search.seed();
     say!("rootguard vet: seed {seed} (rerun with --seed {seed})");
+    let flavour = rootguard_judge::flavour::Flavour::from(args.flavor);
+    if flavour != rootguard_judge::flavour::Flavour::Linux {
+        say!(
+            "rootguard vet: {}",
+            rootguard_vet::flavoured::model_note(flavour)
+        );
+    }
     let baseline = match args.outputs.load_baseline() {
         Ok(b) => b,
         Err(e) => {
@@ -117,7 +127,12 @@ pub fn run(args: VetArgs) -> ExitCode {
         Ok(extra) => extra,
         Err(e) => return harness_error(&e),
     };
-    let jobs = args.search.jobs();
+    // A modelled flavour's list is asked by one checker.
+    let jobs = if flavour == rootguard_judge::flavour::Flavour::Linux {
+        args.search.jobs()
+    } else {
+        1
+    };
     let mut checkers = Vec::with_capacity(jobs);
     for _ in 0..jobs {
         match ProcessChecker::start(args.command.clone(), Duration::from_millis(args.timeout_ms)) {
@@ -172,6 +187,7 @@ pub fn run(args: VetArgs) -> ExitCode {
         shard,
         interrupted: Arc::clone(&interrupted),
         progress: Some(progress),
+        flavour,
         ..Options::default()
     };
     let result = rootguard_vet::vet_jobs(&mut checkers, &options);

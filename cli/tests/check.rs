@@ -226,3 +226,44 @@ fn demo_runs_and_cleans_up() {
         .trim_end_matches(':');
     assert!(!Path::new(base).exists(), "demo left {base} behind");
 }
+
+/// `check --flavor`: the model's verdict, with no tree at all.
+fn run_flavour(flavour: &str, root: &str, path: &str) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_rootguard"))
+        .args(["check", "--flavor", flavour, "--root", root, path])
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn check_flavor_gives_the_models_verdict_and_says_so() {
+    let cases = [
+        ("windows", "file:///C:/proj", r"c:/PROJ/notes.txt::$DATA", 0),
+        ("windows", "file:///C:/proj", r"C:\proj\..\secret.txt", 1),
+        ("windows", "file:///C:/proj", r"C:\proj2\x", 1),
+        ("windows", "file:///C:/proj", r"C:\proj\NUL.txt", 1),
+        ("windows", "file:///C:/proj", r"C:proj\x", 3),
+        (
+            "windows",
+            "file://server/share/proj",
+            r"\\SERVER\share\proj\x",
+            0,
+        ),
+        ("macos", "file:///tmp/proj", "/private/tmp/PROJ/x", 0),
+        ("macos", "file:///tmp/proj", "/tmp/../secret.txt", 1),
+    ];
+    for (flavour, root, path, want) in cases {
+        let (code, out) = run_flavour(flavour, root, path);
+        assert_eq!(code, want, "{flavour} {root} {path}\n{out}");
+        assert!(
+            out.starts_with(&format!("flavour {flavour}: the {flavour} model's truth")),
+            "{out}"
+        );
+    }
+    let (_, out) = run_flavour("windows", "file:///C:/proj", r"C:\proj\x. .");
+    assert!(out.contains(r"Win32 reads it as C:\proj\x"), "{out}");
+}

@@ -186,3 +186,55 @@ fn signal_mid_run_removes_every_temp_dir(signal: &str) {
         rootguard_dirs(&tmp)
     );
 }
+
+/// `vet --flavor windows` on the example checkers: the flavour is
+/// announced, the JSON says whose truth it is, and the exit status is the
+/// defects'.
+#[test]
+fn vet_flavor_windows_runs_the_model_and_says_so() {
+    let Some(python) = python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/checkers/python");
+    let vet = |checker: &str| {
+        let json = dir.path().join(format!("{checker}.json"));
+        let out = Command::new(ROOTGUARD)
+            .args([
+                "vet", "--flavor", "windows", "--budget", "600", "--cases", "300",
+            ])
+            .args(["--seed", "1", "--json"])
+            .arg(&json)
+            .arg("--")
+            .arg(&python)
+            .arg(examples.join(checker))
+            .output()
+            .unwrap();
+        let report: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(&json).unwrap()).unwrap();
+        (out, report)
+    };
+    let (out, report) = vet("windows_prefix.py");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("every truth is the windows model's"),
+        "{stdout}"
+    );
+    assert_eq!(report["flavour"], "windows");
+    assert_eq!(report["truth"], "model");
+    assert!(report["first_escape_seconds"].is_number(), "{report}");
+    let ids: Vec<&str> = report["defects"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|d| d["id"].as_str())
+        .collect();
+    assert!(ids.contains(&"RG-PREFIX-SIBLING"), "{ids:?}");
+    let (out, report) = vet("windows_sound.py");
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    assert!(report["first_escape_seconds"].is_null(), "{report}");
+}

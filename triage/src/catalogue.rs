@@ -250,6 +250,80 @@ const RULES: &[Rule] = &[
         diagnosis: "The server resolved a listed root once, when it did not exist yet, and refuses it after it appears.",
         fix: "Resolve roots when a path is checked (or again after every roots change), not only when they are first listed.",
     },
+    // The modelled flavours: their features appear only in `--flavor
+    // windows|macos` runs, and each names the flavour's own rule.
+    Rule {
+        families: EO,
+        needs: &[Feature::NtfsStream],
+        id: "RG-WIN-ADS",
+        class: Class::PathEscape,
+        title: "an NTFS stream name passes for another file",
+        diagnosis: "The checker reads `:` in a Windows path wrongly: it cuts the path at the first colon after the drive to find \"the file the stream belongs to\" (so `C:\\proj::$INDEX_ALLOCATION\\..\\secret.txt` is judged as `C:\\proj`), or takes a stream of a file for another file. On NTFS a stream belongs to the name just before its colon (`notes.txt:hidden` is `notes.txt`, `proj::$INDEX_ALLOCATION` is the directory `proj`), and Win32 removes `..` before it opens anything.",
+        fix: "Normalize first (`ntpath.normpath`, `path.win32.normalize`, GetFullPathNameW), then judge each component up to its first `:` (semantics.md section 5, Windows rule 4); or refuse any `:` past the drive.",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::DosDevice],
+        id: "RG-WIN-DEVICE-NAME",
+        class: Class::PathEscape,
+        title: "a DOS device name passes for a file inside the root",
+        diagnosis: "The checker grants `C:\\proj\\CON`, `nul.txt` or `COM1` as a file beneath the root, but Win32 opens the device of that name in any directory (with an extension and trailing spaces too): a read of `aux` waits on a serial port, a write to `PRN` prints, `CONIN$` reads the console.",
+        fix: "Refuse any component whose part before the first `.` or `:`, without trailing spaces and ignoring case, is `CON`, `PRN`, `AUX`, `NUL`, `CONIN$`, `CONOUT$`, `COM1`-`COM9`, `LPT1`-`LPT9` or `COM`/`LPT` with `¹²³` (Python 3.13's `os.path.isreserved`; semantics.md section 5, Windows rule 5).",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::Win32Strip],
+        id: "RG-WIN-TRAILING-DOT",
+        class: Class::PathEscape,
+        title: "trailing dots and spaces stripped at the wrong moment",
+        diagnosis: "Win32 strips trailing dots and spaces from the last component after it removes `.` and `..`. The checker strips them from the whole text first, so a final `..` is taken for dots (`C:\\proj\\src\\..\\..` judged as `C:\\proj\\src`), or never strips them, so `C:\\proj.` (which is `C:\\proj`) is refused.",
+        fix: "Normalize as GetFullPathNameW does, in its order (semantics.md section 5, Windows rule 3): separators, then `.` and `..`, then the last component's trailing dots and spaces.",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::DriveRelative],
+        id: "RG-WIN-DRIVE-RELATIVE",
+        class: Class::PathEscape,
+        title: "a drive-relative path judged as absolute",
+        diagnosis: "The checker takes `C:x` or `\\x` for an absolute path, but each depends on a current directory (drive C's, or the current drive): its target is not known without it.",
+        fix: "Refuse any path that `ntpath.isabs` (3.13) or Win32 does not call absolute: it needs a drive and a root, or a UNC, device or verbatim prefix.",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::NtfsCase],
+        id: "RG-WIN-CASE",
+        class: Class::PathEscape,
+        title: "case-sensitive compare on a case-insensitive file system",
+        diagnosis: "The checker compares Windows names byte for byte, but NTFS (and Win32) takes `C:\\PROJ`, `c:\\proj` and `C:\\Proj` as one directory: a client's `C:\\PROJ\\x` is refused for the root `file:///C:/proj` (an overblock), and a deny-list of names inside a root is bypassed by another case (an escape).",
+        fix: "Compare each component case-insensitively, by simple uppercase mapping (`ntpath.normcase`, `toUpperCase` per character); never fold Unicode normalization.",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::WinPrefix],
+        id: "RG-WIN-UNC-PREFIX",
+        class: Class::PathEscape,
+        title: "a `\\\\?\\`, `\\\\.\\` or UNC prefix misread",
+        diagnosis: "The checker reads a path with a `\\\\?\\` or `\\\\.\\` prefix, or a UNC share, as another location than Win32 does: it strips the prefix and normalizes a verbatim path (where `..` is a name), or keeps the prefix and lets `\\\\.\\C:\\proj\\..\\x` through, or compares a share with the wrong server.",
+        fix: "Split the prefix as Win32 does (semantics.md section 5, Windows rule 2): `\\\\.\\` paths are normalized like others, `\\\\?\\` paths are not and any `.` or `..` in one is refused, and a volume is a drive or a server and share, compared whole.",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::PrivateLink],
+        id: "RG-MAC-PRIVATE-LINK",
+        class: Class::PathEscape,
+        title: "`/tmp`, `/var` and `/etc` not followed into `/private`",
+        diagnosis: "On macOS `/tmp`, `/var` and `/etc` are links to `/private/tmp`, `/private/var` and `/private/etc`. The checker compares the text of the path with the root's, so `/tmp/../secret.txt` (which is `/private/secret.txt`) and `/private/tmp/proj` (the root `file:///tmp/proj` itself) are judged as other locations than the ones opened.",
+        fix: "Resolve both the roots and the path (`realpath`, `fs.realpathSync`) before comparing, so both are spelled beneath `/private`.",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::ApfsName],
+        id: "RG-MAC-NORMALIZATION",
+        class: Class::PathEscape,
+        title: "names compared as text on a case- and normalization-insensitive file system",
+        diagnosis: "APFS (by default) takes `Café` in NFC, `Café` in NFD and `CAFÉ` as one name. The checker compares the text (or only NFC-normalizes it), so a path in the other form or case is judged as another location than the one opened: refused (an overblock) or, where a name is checked against a deny-list, let through.",
+        fix: "Compare each component as APFS does: lowercase, then canonically decompose (NFD), on both sides (semantics.md section 5, macOS rule 1).",
+    },
     Rule {
         families: EO,
         needs: &[Feature::RootTrimmableEdge],
@@ -824,5 +898,47 @@ mod tests {
         ids.sort_unstable();
         ids.dedup();
         assert_eq!(ids.len(), entries.len());
+    }
+}
+
+#[cfg(test)]
+mod flavour_tests {
+    use super::*;
+    use rootguard_judge::flavour::Flavour;
+    use rootguard_judge::gen::flavoured_cases;
+
+    #[test]
+    fn every_mark_of_the_flavoured_lists_is_a_feature() {
+        for flavour in [Flavour::Windows, Flavour::MacOs] {
+            for case in flavoured_cases(flavour) {
+                for mark in &case.marks {
+                    assert!(
+                        Feature::from_name(mark).is_some(),
+                        "{mark} in {}",
+                        case.name
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn each_flavour_feature_names_its_own_defect() {
+        let cases = [
+            (Feature::NtfsStream, "RG-WIN-ADS"),
+            (Feature::DosDevice, "RG-WIN-DEVICE-NAME"),
+            (Feature::Win32Strip, "RG-WIN-TRAILING-DOT"),
+            (Feature::DriveRelative, "RG-WIN-DRIVE-RELATIVE"),
+            (Feature::NtfsCase, "RG-WIN-CASE"),
+            (Feature::WinPrefix, "RG-WIN-UNC-PREFIX"),
+            (Feature::PrivateLink, "RG-MAC-PRIVATE-LINK"),
+            (Feature::ApfsName, "RG-MAC-NORMALIZATION"),
+        ];
+        for (feature, id) in cases {
+            for class in [Class::PathEscape, Class::Overblock] {
+                let signature = Signature::new(class, [feature, Feature::DotDot]);
+                assert_eq!(identify(&signature).id, id, "{feature} {class}");
+            }
+        }
     }
 }

@@ -226,6 +226,27 @@ pub enum Feature {
     DefaultGrant,
     /// After the client's `roots/list` failed, a server served its working directory.
     CwdFallback,
+    /// Windows: a component holds `:`, an NTFS stream of the file or
+    /// directory before it (`notes.txt:hidden`, `proj::$INDEX_ALLOCATION`).
+    NtfsStream,
+    /// Windows: a component is a DOS device name (`CON`, `nul.txt`, `COM1`).
+    DosDevice,
+    /// Windows: a name ends in dots or spaces, which Win32 strips from the
+    /// last component (or a final `..` a careless strip reads as dots).
+    Win32Strip,
+    /// Windows: drive-relative or rooted on the current drive (`C:x`, `\x`).
+    DriveRelative,
+    /// Windows: a name differs from the root's only by case, which NTFS ignores.
+    NtfsCase,
+    /// Windows: an 8.3 short name (`PROJEC~1`).
+    ShortName,
+    /// Windows: a `\\?\`, `\\.\` or UNC prefix.
+    WinPrefix,
+    /// macOS: `/tmp`, `/var` or `/etc`, links into `/private`.
+    PrivateLink,
+    /// macOS: a name differs from the root's only by case or Unicode
+    /// normalization (NFC and NFD), which APFS ignores.
+    ApfsName,
 }
 
 /// How many components make a path long ([`Feature::LongPath`]): more
@@ -274,6 +295,15 @@ impl Feature {
             Feature::Swapped,
             Feature::DefaultGrant,
             Feature::CwdFallback,
+            Feature::NtfsStream,
+            Feature::DosDevice,
+            Feature::Win32Strip,
+            Feature::DriveRelative,
+            Feature::NtfsCase,
+            Feature::ShortName,
+            Feature::WinPrefix,
+            Feature::PrivateLink,
+            Feature::ApfsName,
         ]);
         all
     }
@@ -334,6 +364,15 @@ impl Feature {
             Feature::Swapped => "swapped",
             Feature::DefaultGrant => "default-grant",
             Feature::CwdFallback => "cwd-fallback",
+            Feature::NtfsStream => "ntfs-stream",
+            Feature::DosDevice => "dos-device",
+            Feature::Win32Strip => "win32-strip",
+            Feature::DriveRelative => "drive-relative",
+            Feature::NtfsCase => "ntfs-case",
+            Feature::ShortName => "short-name",
+            Feature::WinPrefix => "win-prefix",
+            Feature::PrivateLink => "private-link",
+            Feature::ApfsName => "apfs-name",
         }
     }
 
@@ -363,6 +402,15 @@ impl Feature {
                 | Feature::Swapped
                 | Feature::DefaultGrant
                 | Feature::CwdFallback
+                | Feature::NtfsStream
+                | Feature::DosDevice
+                | Feature::Win32Strip
+                | Feature::DriveRelative
+                | Feature::NtfsCase
+                | Feature::ShortName
+                | Feature::WinPrefix
+                | Feature::PrivateLink
+                | Feature::ApfsName
         )
     }
 
@@ -413,6 +461,15 @@ impl Feature {
             Feature::Swapped => "an entry of the path was swapped for a link to outside while the tool ran (observed, not probed)".into(),
             Feature::DefaultGrant => "with no hostile input, a file in a directory no root names was served (observed, not probed)".into(),
             Feature::CwdFallback => "after roots/list failed, a file in the server's working directory was served (observed, not probed)".into(),
+            Feature::NtfsStream => "windows: a component holds `:`, an NTFS stream (`notes.txt:hidden`, `proj::$INDEX_ALLOCATION`) (labelled by the flavour's systematic list, not probed)".into(),
+            Feature::DosDevice => "windows: a component is a DOS device name (`CON`, `nul.txt`, `aux `, `COM1`) (labelled, not probed)".into(),
+            Feature::Win32Strip => "windows: trailing dots or spaces Win32 strips from the last name (`proj.`, `notes.txt. `), or a final `..` (labelled, not probed)".into(),
+            Feature::DriveRelative => "windows: drive-relative (`C:x`) or rooted on the current drive (`\\x`) (labelled, not probed)".into(),
+            Feature::NtfsCase => "windows: a name differs from the root's only by case (`C:\\PROJ` for `C:\\proj`) (labelled, not probed)".into(),
+            Feature::ShortName => "windows: an 8.3 short name (`PROJEC~1`) (labelled, not probed)".into(),
+            Feature::WinPrefix => "windows: a `\\\\?\\`, `\\\\.\\` or UNC prefix (labelled, not probed)".into(),
+            Feature::PrivateLink => "macos: `/tmp`, `/var` or `/etc`, links into `/private` (labelled, not probed)".into(),
+            Feature::ApfsName => "macos: a name differs from the root's only by case or by Unicode normalization (NFC against NFD) (labelled, not probed)".into(),
         }
     }
 }

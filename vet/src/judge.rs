@@ -2,6 +2,7 @@
 //! kernel on the materialized tree (semantics.md section 3), and the class
 //! of the answer.
 
+use rootguard_judge::flavour::Flavour;
 use rootguard_judge::oracle::{self, parse_root_uri, ModelFs, Outside};
 use rootguard_judge::strategies::file_uri;
 use rootguard_judge::{kernel, Judgement, Materialized, Op, PathBytes, Scenario, Truth};
@@ -158,6 +159,7 @@ pub fn evaluate_against(
         roots: roots.to_vec(),
         path: path.clone(),
         op,
+        flavour: Flavour::Linux,
     };
     let reply = checker.ask(&request)?;
     let (truth, class) = match &reply {
@@ -211,6 +213,7 @@ fn escape_class(
         roots: clean.clone(),
         path: path.clone(),
         op,
+        flavour: Flavour::Linux,
     };
     Ok(match checker.ask(&request)? {
         Reply::Answer(answer) if answer.allowed => {

@@ -33,6 +33,7 @@
 pub mod checker;
 pub mod corpus;
 mod error;
+pub mod flavoured;
 pub mod judge;
 pub mod replay;
 pub mod report;
@@ -43,17 +44,19 @@ pub mod stats;
 pub mod targeted;
 mod testkit;
 mod triage;
+mod vetting;
 
 pub use checker::{Answer, Checker, ProcessChecker, Reply, Request};
 pub use error::HarnessError;
 pub use judge::Class;
 pub use judge::Finding;
 pub use replay::replay;
-pub use run::{vet, vet_jobs, Options, Progress, Report};
+pub use run::{Options, Progress, Report};
 pub use shard::{Shard, ShardError};
 pub use stats::{Stats, Strategy, Tally, STRATEGIES};
 pub use testkit::{vet_fn, FnChecker};
 pub use triage::TriageStats;
+pub use vetting::{vet, vet_jobs};
 
 /// The prefix of every temp dir the harness makes (the checker's working
 /// dir; materialized trees use `rootguard-` too).

@@ -63,6 +63,10 @@ pub fn model(report: &Report, strict: bool) -> shared::Report {
     }
     let mut facts = serde_json::Map::new();
     facts.insert("scenarios".into(), json!(report.scenarios));
+    if report.flavour != rootguard_judge::flavour::Flavour::Linux {
+        facts.insert("flavour".into(), json!(report.flavour.name()));
+        facts.insert("truth".into(), json!("model"));
+    }
     facts.insert(
         "first_escape_seconds".into(),
         json!(report.first_escape.map(|t| t.as_secs_f64())),

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use rootguard_judge::flavour::Flavour;
 use rootguard_judge::gen::{combination, covering_array, systematic, Feature, Generator};
 use rootguard_judge::{Materialized, Scenario};
 
@@ -61,6 +62,11 @@ pub struct Options {
     pub interrupted: Arc<AtomicBool>,
     /// Called after each scenario with the queries so far.
     pub progress: Option<ProgressFn>,
+    /// Whose path semantics the checker is asked in (`--flavor`): Linux,
+    /// judged by the kernel on materialized trees, or a modelled flavour,
+    /// judged by its model (`crate::flavoured`; the corpus, the covering
+    /// array and triage's shrinking are Linux's and not asked).
+    pub flavour: Flavour,
 }
 
 impl std::fmt::Debug for Options {
@@ -72,6 +78,7 @@ impl std::fmt::Debug for Options {
             .field("fail_fast", &self.fail_fast)
             .field("strict", &self.strict)
             .field("shard", &self.shard)
+            .field("flavour", &self.flavour)
             .field("corpus", &self.corpus.len())
             .finish_non_exhaustive()
     }
@@ -93,6 +100,7 @@ impl Default for Options {
             shard: Shard::WHOLE,
             interrupted: Arc::new(AtomicBool::new(false)),
             progress: None,
+            flavour: Flavour::Linux,
         }
     }
 }
@@ -143,6 +151,9 @@ pub struct Report {
     pub first_escape_query: Option<u64>,
     /// How long it took.
     pub elapsed: Duration,
+    /// The flavour the checker was asked in; its truth is the model's
+    /// unless it is Linux.
+    pub flavour: Flavour,
 }
 
 impl Report {
@@ -188,15 +199,17 @@ struct Run<'a> {
     stop: bool,
 }
 
-/// Vets `checker`: the corpus, then the covering array, then random
-/// scenarios until the budget or `max_queries` is spent, or an
-/// interruption; each of them only where it falls in `options.shard`.
+/// Vets `checker` in the Linux flavour: the corpus, then the covering
+/// array, then random scenarios until the budget or `max_queries` is
+/// spent, or an interruption; each of them only where it falls in
+/// `options.shard`. [`crate::vet`] chooses between this and a modelled
+/// flavour's run.
 ///
 /// # Errors
 ///
 /// [`HarnessError`] when the checker cannot be (re)started or a scenario
 /// cannot be materialized at all.
-pub fn vet(checker: &mut dyn Checker, options: &Options) -> Result<Report, HarnessError> {
+pub(crate) fn vet(checker: &mut dyn Checker, options: &Options) -> Result<Report, HarnessError> {
     let start = Instant::now();
     let searched = search(checker, options, options.shard, options.max_queries, start)?;
     finish(searched, options, start, |triage, ids, limits| {
@@ -204,7 +217,7 @@ pub fn vet(checker: &mut dyn Checker, options: &Options) -> Result<Report, Harne
     })
 }
 
-/// Vets with one checker process per job (all the same checker, started
+/// Vets in the Linux flavour with one checker process per job (all the same checker, started
 /// by the caller), each asking its own share of `options.shard`'s
 /// scenarios at once; the findings are merged in job order and triaged
 /// on every checker, each round's examples dealt out in turn, so the same
@@ -214,7 +227,7 @@ pub fn vet(checker: &mut dyn Checker, options: &Options) -> Result<Report, Harne
 /// # Errors
 ///
 /// [`HarnessError`] when there is no checker, or as [`vet`].
-pub fn vet_jobs<C: Checker + Send>(
+pub(crate) fn vet_jobs<C: Checker + Send>(
     checkers: &mut [C],
     options: &Options,
 ) -> Result<Report, HarnessError> {

@@ -6,7 +6,8 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
 use crate::checker::{Answer, Checker, Reply, Request};
-use crate::run::{vet, Options, Report};
+use crate::run::{Options, Report};
+use crate::vetting::vet;
 use crate::HarnessError;
 
 /// A closure `Fn(roots, path, op) -> Answer` as a [`Checker`]; a panic is

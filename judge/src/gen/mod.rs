@@ -49,6 +49,7 @@
 //! ```
 
 mod features;
+mod flavoured;
 mod generator;
 mod names;
 mod paths;
@@ -60,6 +61,9 @@ mod tree;
 mod uris;
 
 pub use features::{combination, covering_array, Feature, Triple, FEATURES, LADDER};
+pub use flavoured::{
+    flavoured_cases, respelled, FlavourCase, MACOS_ROOT, WINDOWS_ROOT, WINDOWS_UNC_ROOT,
+};
 pub use generator::Generator;
 pub use names::{entry_name, NameSpec, Variant, FIRST_NOT_UTF8, HOSTILE_ALPHABET, NAMES};
 pub use paths::{Pad, PadUnit, PathSpec, Separator, Start, Trailing};

@@ -1,5 +1,6 @@
 //! What the harness sends: one query, one JSON line.
 
+use rootguard_judge::flavour::Flavour;
 use rootguard_judge::{write_json_string, Op, PathBytes};
 
 /// One query, as sent to a checker.
@@ -13,6 +14,10 @@ pub struct Request {
     pub path: PathBytes,
     /// What the tool is about to do.
     pub op: Op,
+    /// Whose path semantics the request is spelled in; sent as `flavor`
+    /// only when it is not [`Flavour::Linux`], so a Linux request is the
+    /// line it always was.
+    pub flavour: Flavour,
 }
 
 impl Request {
@@ -24,17 +29,24 @@ impl Request {
     /// # Examples
     ///
     /// ```
+    /// use rootguard_judge::flavour::Flavour;
     /// use rootguard_judge::Op;
     /// use rootguard_vet::checker::Request;
     ///
-    /// let r = Request { id: 1, roots: vec!["file:///p".into()], path: b"/p/\xff\n".to_vec().into(), op: Op::Read };
+    /// let r = Request { id: 1, roots: vec!["file:///p".into()], path: b"/p/\xff\n".to_vec().into(), op: Op::Read, flavour: Flavour::Linux };
     /// assert_eq!(r.to_json(), r#"{"id":1,"roots":["file:///p"],"path":"/p/\udcff\n","op":"read"}"#);
+    /// let w = Request { id: 2, roots: vec!["file:///C:/p".into()], path: r"C:\p\x".into(), op: Op::Read, flavour: Flavour::Windows };
+    /// assert_eq!(w.to_json(), r#"{"id":2,"roots":["file:///C:/p"],"path":"C:\\p\\x","op":"read","flavor":"windows"}"#);
     /// ```
     pub fn to_json(&self) -> String {
         let roots = serde_json::to_string(&self.roots).unwrap_or_else(|_| "[]".to_owned());
         let mut out = format!("{{\"id\":{},\"roots\":{roots},\"path\":", self.id);
         write_json_string(self.path.as_bytes(), &mut out);
-        out.push_str(&format!(",\"op\":\"{}\"}}", self.op));
+        out.push_str(&format!(",\"op\":\"{}\"", self.op));
+        if self.flavour != Flavour::Linux {
+            out.push_str(&format!(",\"flavor\":\"{}\"", self.flavour));
+        }
+        out.push('}');
         out
     }
 }
@@ -50,6 +62,7 @@ mod tests {
             roots: vec!["file:///a%FF".into()],
             path: "/a/\u{0}\"\\é".into(),
             op: Op::Write,
+            flavour: Flavour::Linux,
         };
         let v: serde_json::Value = serde_json::from_str(&r.to_json()).expect("JSON");
         assert_eq!(v["path"], "/a/\u{0}\"\\é");
