@@ -296,14 +296,14 @@ impl Ledger {
     /// `covers` naming the rules' own IDs. A checker that ignores one rule
     /// keeps that rule's ID.
     ///
-    /// First, a defect none of whose features probing could confirm (its
-    /// scenario could not be varied: bytes that are not UTF-8, a target
-    /// the variants cannot make in the temp base) is folded into a defect
-    /// of the same class whose confirmed features it has every one of
-    /// (the most specific such one): it is most likely the same mechanism
-    /// seen on a messier scenario, where its own ID would only be the
-    /// catalogue's guess from the features present. Its signature is kept
-    /// among the sightings. A defect with nothing to fold into keeps its ID.
+    /// First, a defect whose probing left features open (a variant could
+    /// not be made: bytes that are not UTF-8, a target the variants cannot
+    /// make in the temp base) is folded into a defect of the same class
+    /// that confirmed more, all of it among what this one has (the most
+    /// specific such one): it is most likely the same mechanism seen on a
+    /// messier scenario, where its own ID is the catalogue's guess from
+    /// what it could confirm. Its signature is kept among the sightings. A
+    /// defect with nothing to fold into keeps its ID.
     pub fn defects(self) -> Vec<Defect> {
         let folded = fold_unconfirmed(self.defects.into_values().collect());
         let (rules, mut out): (Vec<Defect>, Vec<Defect>) = folded
@@ -319,33 +319,51 @@ impl Ledger {
     }
 }
 
-/// `defects` with each one that probing confirmed nothing of folded into
-/// a defect of its class whose confirmed features it has (see
-/// [`Ledger::defects`]).
+/// `defects` with each one that probing left features open in folded
+/// into a more specific defect of its class that those open features
+/// account for (see [`Ledger::defects`]).
 fn fold_unconfirmed(defects: Vec<Defect>) -> Vec<Defect> {
-    let (loose, mut firm): (Vec<Defect>, Vec<Defect>) = defects
-        .into_iter()
-        .partition(|d| d.probed && d.signature.confirmed.is_empty());
-    let mut kept = Vec::new();
-    for d in loose {
-        let host = firm
-            .iter_mut()
-            .filter(|f| {
-                f.signature.class == d.signature.class
-                    && !f.signature.confirmed.is_empty()
-                    && f.signature.confirmed.is_subset(&d.signature.features)
+    let mut all: Vec<Option<Defect>> = defects.into_iter().map(Some).collect();
+    let mut order: Vec<usize> = (0..all.len()).collect();
+    order.sort_by_key(|&i| all[i].as_ref().map_or(0, |d| d.signature.confirmed.len()));
+    for i in order {
+        let Some(loose) = all[i].as_ref() else {
+            continue;
+        };
+        let s = &loose.signature;
+        if !loose.probed || s.features == s.confirmed {
+            continue;
+        }
+        // A host: same class, its confirmed features more than these and
+        // within what this one kept (confirmed, or left open).
+        let host = (0..all.len())
+            .filter(|&j| j != i)
+            .filter(|&j| {
+                all[j].as_ref().is_some_and(|f| {
+                    let h = &f.signature;
+                    h.class == s.class
+                        && h.confirmed.len() > s.confirmed.len()
+                        && s.confirmed.is_subset(&h.confirmed)
+                        && h.confirmed.is_subset(&s.features)
+                })
             })
-            .max_by(|a, b| {
-                (a.signature.confirmed.len(), std::cmp::Reverse(a.id()))
-                    .cmp(&(b.signature.confirmed.len(), std::cmp::Reverse(b.id())))
+            .max_by(|&a, &b| {
+                let key = |j: usize| {
+                    all[j].as_ref().map(|d| {
+                        (
+                            d.signature.confirmed.len(),
+                            std::cmp::Reverse(d.id().to_owned()),
+                        )
+                    })
+                };
+                key(a).cmp(&key(b))
             });
-        match host {
-            Some(host) => host.absorb(d),
-            None => kept.push(d),
+        if let Some(j) = host {
+            let loose = all[i].take().expect("present");
+            all[j].as_mut().expect("present").absorb(loose);
         }
     }
-    firm.extend(kept);
-    firm
+    all.into_iter().flatten().collect()
 }
 
 /// One defect for several root-URI rules ignored (see [`Ledger::defects`]).

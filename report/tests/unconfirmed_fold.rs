@@ -1,7 +1,7 @@
-//! One mechanism, one defect: a defect none of whose features probing
-//! could confirm (a scenario the variants cannot take on) is folded into
-//! the defect of its class whose confirmed features it has, and keeps its
-//! own ID when there is none.
+//! One mechanism, one defect: a defect whose probing left features open
+//! (a scenario the variants cannot take on) is folded into a defect of its
+//! class that confirmed more, all of it among what the first one has, and
+//! keeps its own ID when there is none.
 
 use std::collections::BTreeSet;
 use std::time::Duration;
@@ -88,6 +88,41 @@ fn an_unconfirmed_defect_joins_the_one_whose_confirmed_features_it_has() {
         1,
     ));
     assert_eq!(ids(ledger), [("RG-LINK-CHAIN".to_owned(), 151)]);
+}
+
+#[test]
+fn a_defect_whose_open_feature_a_more_specific_one_confirmed_joins_it() {
+    let mut ledger = Ledger::default();
+    // A write beneath a link out: the target could not be made to exist.
+    ledger.add(sighting(
+        "link",
+        &[Feature::Link],
+        &[Feature::NewTarget],
+        500,
+    ));
+    ledger.add(sighting(
+        "fallback",
+        &[Feature::Link, Feature::NewTarget],
+        &[],
+        40,
+    ));
+    assert_eq!(ids(ledger), [("RG-MISSING-FILE-FALLBACK".to_owned(), 540)]);
+    // A link escape whose every feature was settled stays its own defect.
+    let mut ledger = Ledger::default();
+    ledger.add(sighting("link", &[Feature::Link], &[], 500));
+    ledger.add(sighting(
+        "fallback",
+        &[Feature::Link, Feature::NewTarget],
+        &[],
+        40,
+    ));
+    assert_eq!(
+        ids(ledger),
+        [
+            ("RG-LINK-FOLLOWED".to_owned(), 500),
+            ("RG-MISSING-FILE-FALLBACK".to_owned(), 40)
+        ]
+    );
 }
 
 #[test]
