@@ -7,6 +7,8 @@
 
 use serde_json::{json, Map, Value};
 
+use crate::tools::deref;
+
 /// How deep objects and arrays are searched for path-like properties.
 const MAX_DEPTH: usize = 4;
 
@@ -138,21 +140,6 @@ pub fn inside_value(uri: bool) -> Value {
     } else {
         Value::String(INSIDE.to_owned())
     }
-}
-
-/// `schema` with a local `$ref` followed within `root`.
-fn deref<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
-    let mut schema = schema;
-    for _ in 0..8 {
-        let Some(target) = schema.get("$ref").and_then(Value::as_str) else {
-            break;
-        };
-        match target.strip_prefix('#').and_then(|p| root.pointer(p)) {
-            Some(found) => schema = found,
-            None => break,
-        }
-    }
-    schema
 }
 
 /// Whether a property named `name` with `schema` carries a path or a URI:

@@ -134,7 +134,7 @@ impl Tool {
 
 /// `schema` with a local `$ref` (`#/$defs/X`, `#/definitions/X`) followed
 /// within `root`.
-fn deref<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
+pub(crate) fn deref<'a>(root: &'a Value, schema: &'a Value) -> &'a Value {
     let mut schema = schema;
     for _ in 0..8 {
         let Some(target) = schema.get("$ref").and_then(Value::as_str) else {

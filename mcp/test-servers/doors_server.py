@@ -95,16 +95,7 @@ class Server:
 
     def prompt_path(self, value):
         """The resolved file a prompt argument names, or None when outside."""
-        if value[:5].lower() == "file:":
-            value = root_path(value)
-            if value is None:
-                return None
-        elif not os.path.isabs(value):
-            if not self.allowed:
-                return None
-            value = os.path.join(self.allowed[0], value)
-        real = os.path.realpath(value)
-        return real if self.within(real) else None
+        return self.tool_path(value)
 
     def get_prompt(self, mid, params):
         if not self.prompt or params.get("name") != "summarize_file":
@@ -128,7 +119,8 @@ class Server:
             "role": "user", "content": {"type": "text", "text": "Summarize this file:\n" + text}}]})
 
     def tool_path(self, value, uri=False):
-        """The resolved path a tool argument names, or None when outside."""
+        """The resolved path an argument names (an absolute path, a file
+        URI, or a path relative to the first root), or None when outside."""
         if uri or value[:5].lower() == "file:":
             value = root_path(value)
             if value is None:
