@@ -12,7 +12,7 @@ mod resolve;
 mod uri;
 
 // The fuzz fast path (feature `arbitrary`) shares judge()'s verdict.
-pub use base_bound::target_stays_in_base;
+pub use base_bound::{lexically_in_base, target_stays_in_base};
 #[cfg(feature = "arbitrary")]
 pub(crate) use judge::verdict;
 pub use judge::{judge, judge_scenario};
