@@ -127,12 +127,7 @@ pub fn run(args: VetArgs) -> ExitCode {
         Ok(extra) => extra,
         Err(e) => return harness_error(&e),
     };
-    // A modelled flavour's list is asked by one checker.
-    let jobs = if flavour == rootguard_judge::flavour::Flavour::Linux {
-        args.search.jobs()
-    } else {
-        1
-    };
+    let jobs = args.search.jobs();
     let mut checkers = Vec::with_capacity(jobs);
     for _ in 0..jobs {
         match ProcessChecker::start(args.command.clone(), Duration::from_millis(args.timeout_ms)) {

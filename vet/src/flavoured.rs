@@ -24,6 +24,7 @@ use rootguard_triage::{Feature, Identity, Signature};
 use crate::checker::{Checker, Reply, Request};
 use crate::judge::{Class, Ids, Outcome, Truthful};
 use crate::run::{Options, Progress, Report};
+use crate::shard::Shard;
 use crate::triage::{example, finding, unprobed_identity};
 use crate::HarnessError;
 
@@ -43,50 +44,165 @@ pub(crate) fn vet_flavoured(
     checker: &mut dyn Checker,
     options: &Options,
 ) -> Result<Report, HarnessError> {
+    let start = Instant::now();
+    let searched = search(checker, options, options.shard, options.max_queries, start)?;
+    Ok(finish(vec![searched], options, start))
+}
+
+/// [`vet_flavoured`] with one checker process per job, each asking its
+/// own share of the list and of the respellings (every job draws the
+/// whole stream), merged in job order, so that a seed and a number of
+/// jobs give the same defects.
+///
+/// # Errors
+///
+/// [`HarnessError`] when there is no checker, or one cannot be (re)started.
+pub(crate) fn vet_flavoured_jobs<C: Checker + Send>(
+    checkers: &mut [C],
+    options: &Options,
+) -> Result<Report, HarnessError> {
+    let jobs = checkers.len() as u64;
+    if jobs == 0 {
+        return Err(HarnessError::Io(
+            "no checker to run: --jobs must be at least 1".to_owned(),
+        ));
+    }
+    let start = Instant::now();
+    let results: Vec<Result<Searched, HarnessError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = checkers
+            .iter_mut()
+            .enumerate()
+            .map(|(j, checker)| {
+                let j = j as u64;
+                let shard = options.shard.split(j, jobs);
+                let max_queries = options
+                    .max_queries
+                    .map(|n| n / jobs + u64::from(j < n % jobs));
+                let mut options = options.clone();
+                if j > 0 {
+                    options.progress = None;
+                }
+                scope.spawn(move || search(checker, &options, shard, max_queries, start))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(HarnessError::Io("a vetting job panicked".to_owned())))
+            })
+            .collect()
+    });
+    let searched = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+    Ok(finish(searched, options, start))
+}
+
+/// What one job's search found.
+struct Searched {
+    report: Report,
+    /// The (class, ID) of each of `report.findings`, in order.
+    keys: Vec<(Class, String)>,
+    sightings: Vec<Sighting>,
+}
+
+/// The jobs' searches as one report: counts and queries added, findings
+/// kept once per (class, ID), sightings named in job order.
+fn finish(searched: Vec<Searched>, options: &Options, start: Instant) -> Report {
+    let mut report = Report {
+        seed: options.seed,
+        flavour: options.flavour,
+        ..Report::default()
+    };
+    report.notes.push(model_note(options.flavour));
+    let mut ledger = Ledger::default();
+    let mut seen = BTreeSet::new();
+    for job in searched {
+        let b = job.report;
+        report.absorb_firsts(&b);
+        report.queries += b.queries;
+        report.scenarios += b.scenarios;
+        for (class, n) in b.counts {
+            *report.counts.entry(class).or_insert(0) += n;
+        }
+        for (finding, key) in b.findings.into_iter().zip(job.keys) {
+            if seen.insert(key) {
+                report.findings.push(finding);
+            }
+        }
+        for sighting in job.sightings {
+            ledger.add(sighting);
+        }
+    }
+    report.defects = ledger.defects();
+    report.elapsed = start.elapsed();
+    report.interrupted = options.interrupted.load(Ordering::Relaxed);
+    report
+}
+
+/// One job's search: the flavour's systematic list, then respellings
+/// while the budget lasts; the seed picks a family of the list, a case
+/// in it and how it is respelled. Every job draws the whole stream and
+/// asks its part (`shard`).
+fn search(
+    checker: &mut dyn Checker,
+    options: &Options,
+    shard: Shard,
+    max_queries: Option<u64>,
+    start: Instant,
+) -> Result<Searched, HarnessError> {
     let flavour = options.flavour;
     let mut run = FlavouredRun {
         checker,
         options,
+        max_queries,
         ids: Ids::default(),
-        report: Report {
-            seed: options.seed,
-            flavour,
-            ..Report::default()
-        },
-        ledger: Ledger::default(),
+        report: Report::default(),
+        sightings: Vec::new(),
         seen: BTreeSet::new(),
-        start: Instant::now(),
+        keys: Vec::new(),
+        start,
         stop: false,
     };
-    run.report.notes.push(model_note(flavour));
-    for (number, case) in flavoured_cases(flavour).into_iter().enumerate() {
+    let list = flavoured_cases(flavour);
+    for (number, case) in list.iter().enumerate() {
         if run.stopped() {
             break;
         }
-        if options.shard.holds(number as u64) {
-            run.ask(&case, "systematic")?;
+        if shard.holds(number as u64) {
+            run.ask(case, "systematic")?;
         }
     }
-    // Respellings while the budget lasts: the seed picks the case and how
-    // it is spelled; every shard draws the whole stream and asks its part.
-    let list = flavoured_cases(flavour);
+    // A family's cases, by the family's name (the part of a case's name
+    // before its first `/`), in the order the list first names them, so
+    // that the thousands of characters of one family do not crowd out
+    // the others.
+    let mut families: Vec<(&str, Vec<usize>)> = Vec::new();
+    for (i, case) in list.iter().enumerate() {
+        let family = case.name.split('/').next().unwrap_or_default();
+        match families.iter_mut().find(|(f, _)| *f == family) {
+            Some((_, cases)) => cases.push(i),
+            None => families.push((family, vec![i])),
+        }
+    }
     let mut draw = options.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
     let mut round = 0u64;
-    while !list.is_empty() && !run.stopped() && run.start.elapsed() < options.budget {
+    while !families.is_empty() && !run.stopped() && start.elapsed() < options.budget {
         draw ^= draw << 13;
         draw ^= draw >> 7;
         draw ^= draw << 17;
-        let base = &list[(draw % list.len() as u64) as usize];
+        let (_, cases) = &families[(draw % families.len() as u64) as usize];
+        let base = &list[cases[((draw >> 8) % cases.len() as u64) as usize]];
         let case = respelled(base, draw >> 16);
         round += 1;
-        if options.shard.holds(round) {
+        if shard.holds(round) {
             run.ask_respelled(&case, base)?;
         }
     }
-    run.report.defects = run.ledger.defects();
-    run.report.elapsed = run.start.elapsed();
-    run.report.interrupted = options.interrupted.load(Ordering::Relaxed);
-    Ok(run.report)
+    Ok(Searched {
+        report: run.report,
+        keys: run.keys,
+        sightings: run.sightings,
+    })
 }
 
 /// One case asked and judged.
@@ -100,11 +216,14 @@ struct Asked {
 struct FlavouredRun<'a> {
     checker: &'a mut dyn Checker,
     options: &'a Options,
+    max_queries: Option<u64>,
     ids: Ids,
     report: Report,
-    ledger: Ledger,
+    sightings: Vec<Sighting>,
     /// The (class, ID) pairs whose first finding is kept.
     seen: BTreeSet<(Class, String)>,
+    /// The (class, ID) of each finding kept, in order.
+    keys: Vec<(Class, String)>,
     start: Instant,
     /// Set at the first escape under `fail_fast`.
     stop: bool,
@@ -114,10 +233,7 @@ impl FlavouredRun<'_> {
     fn stopped(&self) -> bool {
         self.stop
             || self.options.interrupted.load(Ordering::Relaxed)
-            || self
-                .options
-                .max_queries
-                .is_some_and(|n| self.report.queries >= n)
+            || self.max_queries.is_some_and(|n| self.report.queries >= n)
     }
 
     /// Asks one case, judges the answer by the model and records what it shows.
@@ -233,10 +349,9 @@ impl FlavouredRun<'_> {
         if class.is_escape() && self.options.fail_fast {
             self.stop = true;
         }
-        if class.is_escape() && self.report.first_escape.is_none() {
-            self.report.first_escape = Some(self.start.elapsed());
-            self.report.first_escape_query = Some(self.report.queries);
-        }
+        let (queries, elapsed) = (self.report.queries, self.start.elapsed());
+        self.report
+            .saw(class, self.options.strict, queries, elapsed);
         *self.report.counts.entry(class).or_insert(0) += 1;
         let scenario = Scenario {
             name: case.name.clone(),
@@ -284,14 +399,15 @@ impl FlavouredRun<'_> {
         variants
             .seen_in
             .insert(format!("{family} ({})", self.options.flavour));
-        self.ledger.add(Sighting {
+        self.sightings.push(Sighting {
             identity,
             example: example(&finding),
             hits: 1,
             variants,
         });
-        if self.seen.insert((class, id)) {
+        if self.seen.insert((class, id.clone())) {
             self.report.findings.push(finding);
+            self.keys.push((class, id));
         }
     }
 }

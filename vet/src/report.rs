@@ -76,6 +76,14 @@ pub fn model(report: &Report, strict: bool) -> shared::Report {
         json!(report.first_escape_query),
     );
     facts.insert(
+        "first_failure_seconds".into(),
+        json!(report.first_failure.map(|t| t.as_secs_f64())),
+    );
+    facts.insert(
+        "first_failure_query".into(),
+        json!(report.first_failure_query),
+    );
+    facts.insert(
         "triage".into(),
         json!({
             "candidates": t.candidates,

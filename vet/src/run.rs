@@ -149,6 +149,13 @@ pub struct Report {
     /// that one included (with several jobs, the fewest of any job): the
     /// same for a seed on any machine, where `first_escape` is not.
     pub first_escape_query: Option<u64>,
+    /// When the search first saw a finding that fails the run (an escape,
+    /// a hang, a crash, a protocol error; with `strict`, an overblock
+    /// too), since the start.
+    pub first_failure: Option<Duration>,
+    /// How many queries the search had asked at that finding, that one
+    /// included (with several jobs, the fewest of any job).
+    pub first_failure_query: Option<u64>,
     /// How long it took.
     pub elapsed: Duration,
     /// The flavour the checker was asked in; its truth is the model's
@@ -178,6 +185,35 @@ impl Report {
     /// The first finding of `class`.
     pub fn first(&self, class: Class) -> Option<&Finding> {
         self.findings.iter().find(|f| f.class == class)
+    }
+
+    /// Notes a finding of `class` seen after `queries` queries, `elapsed`
+    /// into the search: the first escape, and the first finding that
+    /// fails the run (`strict` as the run's).
+    pub(crate) fn saw(&mut self, class: Class, strict: bool, queries: u64, elapsed: Duration) {
+        if class.is_escape() && self.first_escape.is_none() {
+            self.first_escape = Some(elapsed);
+            self.first_escape_query = Some(queries);
+        }
+        if class.fails(strict) && self.first_failure.is_none() {
+            self.first_failure = Some(elapsed);
+            self.first_failure_query = Some(queries);
+        }
+    }
+
+    /// Takes `other`'s first escape and first failure where they came
+    /// sooner (another job's search).
+    pub(crate) fn absorb_firsts(&mut self, other: &Report) {
+        fn least<T: Ord>(x: Option<T>, y: Option<T>) -> Option<T> {
+            match (x, y) {
+                (Some(x), Some(y)) => Some(x.min(y)),
+                (x, y) => x.or(y),
+            }
+        }
+        self.first_escape = least(self.first_escape, other.first_escape);
+        self.first_escape_query = least(self.first_escape_query, other.first_escape_query);
+        self.first_failure = least(self.first_failure, other.first_failure);
+        self.first_failure_query = least(self.first_failure_query, other.first_failure_query);
     }
 }
 
@@ -290,6 +326,7 @@ impl Searched {
     /// Adds another job's search to this one.
     fn absorb(&mut self, other: Searched) {
         let (a, b) = (&mut self.report, other.report);
+        a.absorb_firsts(&b);
         a.queries += b.queries;
         a.scenarios += b.scenarios;
         for (class, n) in b.counts {
@@ -301,14 +338,6 @@ impl Searched {
             }
         }
         a.stats.absorb(b.stats);
-        a.first_escape = match (a.first_escape, b.first_escape) {
-            (Some(x), Some(y)) => Some(x.min(y)),
-            (x, y) => x.or(y),
-        };
-        a.first_escape_query = match (a.first_escape_query, b.first_escape_query) {
-            (Some(x), Some(y)) => Some(x.min(y)),
-            (x, y) => x.or(y),
-        };
         self.triage.absorb(other.triage);
     }
 }
@@ -550,10 +579,9 @@ impl Run<'_> {
                     _ => self.failing_in_a_row = 0,
                 }
                 if let Some(class) = outcome.class {
-                    if class.is_escape() && self.report.first_escape.is_none() {
-                        self.report.first_escape = Some(self.start.elapsed());
-                        self.report.first_escape_query = Some(self.report.queries);
-                    }
+                    let (queries, elapsed) = (self.report.queries, self.start.elapsed());
+                    self.report
+                        .saw(class, self.options.strict, queries, elapsed);
                     *self.report.counts.entry(class).or_insert(0) += 1;
                     // The stderr of the process that answered, now: a
                     // later case may restart the checker.

@@ -4,6 +4,7 @@
 //! `/private`. No macOS kernel is asked; every verdict built on these
 //! functions is the model's.
 
+use icu_casemap::CaseMapper;
 use unicode_normalization::UnicodeNormalization;
 
 use crate::oracle::{parse_root_uri, RootUriError};
@@ -11,10 +12,12 @@ use crate::oracle::{parse_root_uri, RootUriError};
 /// The top-level names that are links into `/private` on macOS.
 pub const PRIVATE_LINKS: [&str; 3] = ["tmp", "var", "etc"];
 
-/// The name APFS compares by default: the canonical decomposition (NFD)
-/// of the name's lowercase mapping, so that `Café` (NFC), `CAFÉ` and
-/// `cafe` + U+0301 are one name. Unicode lowercase mapping stands in for
-/// APFS's case folding.
+/// The name APFS compares by default: the name canonically decomposed
+/// (NFD), case folded (Unicode's full case folding) and decomposed again,
+/// Unicode's canonical caseless match, so that `Café` (NFC), `CAFÉ` and
+/// `cafe` + U+0301 are one name, and so are `straße` and `STRASSE`. APFS
+/// hashes names with a table of NFD and case folding combined; the model
+/// takes Unicode's current tables for it.
 ///
 /// # Examples
 ///
@@ -22,9 +25,13 @@ pub const PRIVATE_LINKS: [&str; 3] = ["tmp", "var", "etc"];
 /// use rootguard_judge::flavour::macos::name_key;
 /// assert_eq!(name_key("Caf\u{e9}"), name_key("CAFE\u{301}"));
 /// assert_ne!(name_key("cafe"), name_key("caf\u{e9}"));
+/// assert_eq!(name_key("stra\u{df}e"), name_key("STRASSE"));
+/// assert_eq!(name_key("wor\u{212a}"), name_key("work")); // the Kelvin sign
+/// assert_ne!(name_key("\u{ff50}roj"), name_key("proj")); // fullwidth: compatibility, not canonical
 /// ```
 pub fn name_key(name: &str) -> String {
-    name.nfd().flat_map(char::to_lowercase).nfd().collect()
+    let decomposed: String = name.nfd().collect();
+    CaseMapper::new().fold_string(&decomposed).nfd().collect()
 }
 
 /// Whether two names are one name on APFS's default volumes.

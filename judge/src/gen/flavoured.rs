@@ -10,6 +10,8 @@
 //! (`ntfs-stream`, `dos-device`, `sibling-prefix`, ...), so that a defect
 //! it shows is named by the feature that makes it hostile.
 
+use super::file_uri;
+use super::folds::{fold_pairs, FoldPair, Image};
 use crate::flavour::Flavour;
 use crate::Op;
 
@@ -272,7 +274,97 @@ fn windows() -> Vec<FlavourCase> {
             out.push(case(&family, &[root], path, Op::Read, &["root-respelled"]));
         }
     }
+    out.extend(folded(Flavour::Windows));
     out
+}
+
+/// The drive and directory the fold cases' roots and paths are beneath,
+/// in the flavour's spelling and as a URI path.
+fn fold_base(flavour: Flavour) -> (&'static str, &'static str, char) {
+    match flavour {
+        Flavour::Windows => (r"C:\", "/C:/", '\\'),
+        _ => ("/Users/me/", "/Users/me/", '/'),
+    }
+}
+
+/// The cases of [`fold_pairs`]: for a character whose image is a piece of
+/// a name, the root `pro{image}j` and the path `pro{char}j\secret.txt`,
+/// and the reverse (a checker may fold only the path, or only the roots);
+/// for one whose image is a step of a path, a path that leaves the root
+/// as the file system reads it and enters it as the fold does
+/// (`C:\other\‥\proj\secret.txt`, `C:\other／..／proj／secret.txt`,
+/// `C:\proj：x`). Asked one fold after another in turn (the first
+/// character of each fold, then the second of each), so that every fold
+/// is asked within its first few queries whatever the list's length.
+fn folded(flavour: Flavour) -> Vec<FlavourCase> {
+    let mark: &'static str = if flavour == Flavour::Windows {
+        "ntfs-fold"
+    } else {
+        "apfs-fold"
+    };
+    let mut streams: Vec<Vec<&FoldPair>> = Vec::new();
+    for fold in super::Fold::ALL {
+        streams.push(
+            fold_pairs(flavour)
+                .iter()
+                .filter(|p| p.fold == fold && p.kind == Image::Name)
+                .collect(),
+        );
+    }
+    streams.push(
+        fold_pairs(flavour)
+            .iter()
+            .filter(|p| p.kind == Image::Step)
+            .collect(),
+    );
+    let longest = streams.iter().map(Vec::len).max().unwrap_or(0);
+    let mut out = Vec::new();
+    for at in 0..longest {
+        for pair in streams.iter().filter_map(|s| s.get(at)) {
+            out.extend(fold_cases(flavour, pair, mark));
+        }
+    }
+    out
+}
+
+fn fold_cases(flavour: Flavour, pair: &FoldPair, mark: &'static str) -> Vec<FlavourCase> {
+    let (base, uri_base, sep) = fold_base(flavour);
+    let family = format!("fold-{}", pair.fold.name());
+    let c = pair.from;
+    let image = pair.image.as_str();
+    let root_of = |name: &str| file_uri(format!("{uri_base}{name}").as_bytes());
+    match pair.kind {
+        Image::Name => [
+            (image.to_owned(), c.to_string()),
+            (c.to_string(), image.to_owned()),
+        ]
+        .into_iter()
+        .map(|(in_root, in_path)| {
+            let root = root_of(&format!("pro{in_root}j"));
+            let path = format!("{base}pro{in_path}j{sep}secret.txt");
+            let mut case = case(&family, &[root.as_str()], &path, Op::Read, &[mark]);
+            // Many characters share an image: the character names the case.
+            case.name = format!("{family}/U+{:04X}/{path}/{}", u32::from(c), case.op);
+            case
+        })
+        .collect(),
+        Image::Step => {
+            let root = root_of("proj");
+            let path = match image {
+                ".." => format!("{base}other{sep}{c}{sep}proj{sep}secret.txt"),
+                "." => format!("{base}other{sep}{c}{c}{sep}proj{sep}secret.txt"),
+                ":" => format!("{base}proj{c}x"),
+                _ => format!("{base}other{c}..{c}proj{c}secret.txt"),
+            };
+            vec![case(
+                "fold-step",
+                &[root.as_str()],
+                &path,
+                Op::Read,
+                &[mark],
+            )]
+        }
+    }
 }
 
 /// The root's name `proj` is asked as `Café`: its case and normalization
@@ -374,6 +466,7 @@ fn macos() -> Vec<FlavourCase> {
             }
         }
     }
+    out.extend(folded(Flavour::MacOs));
     out
 }
 
