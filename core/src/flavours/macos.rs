@@ -7,7 +7,9 @@
 use icu_casemap::CaseMapper;
 use unicode_normalization::UnicodeNormalization;
 
-use crate::oracle::{parse_root_uri, RootUriError};
+use std::os::unix::ffi::OsStrExt;
+
+use crate::uri::{RootUri, UriError};
 
 /// The top-level names that are links into `/private` on macOS.
 pub const PRIVATE_LINKS: [&str; 3] = ["tmp", "var", "etc"];
@@ -22,7 +24,7 @@ pub const PRIVATE_LINKS: [&str; 3] = ["tmp", "var", "etc"];
 /// # Examples
 ///
 /// ```
-/// use rootguard_judge::flavour::macos::name_key;
+/// use rootguard::lexical::macos::name_key;
 /// assert_eq!(name_key("Caf\u{e9}"), name_key("CAFE\u{301}"));
 /// assert_ne!(name_key("cafe"), name_key("caf\u{e9}"));
 /// assert_eq!(name_key("stra\u{df}e"), name_key("STRASSE"));
@@ -63,7 +65,7 @@ pub enum MacPathError {
 /// # Examples
 ///
 /// ```
-/// use rootguard_judge::flavour::macos::components;
+/// use rootguard::lexical::macos::components;
 /// assert_eq!(components(b"/TMP/a").unwrap(), ["private", "TMP", "a"]);
 /// assert_eq!(components(b"/tmp/../x").unwrap(), ["private", "x"]);
 /// assert_eq!(components(b"/private/./var//y/").unwrap(), ["private", "var", "y"]);
@@ -98,7 +100,7 @@ pub fn components(path: &[u8]) -> Result<Vec<String>, MacPathError> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MacRootError {
     /// The URI breaks a rule of semantics.md section 1.
-    Uri(RootUriError),
+    Uri(UriError),
     /// Its path is not UTF-8.
     NotUtf8,
 }
@@ -110,8 +112,8 @@ pub enum MacRootError {
 ///
 /// [`MacRootError`] for an invalid URI or a path that is not UTF-8.
 pub fn root_components(uri: &str) -> Result<Vec<String>, MacRootError> {
-    let path = parse_root_uri(uri).map_err(MacRootError::Uri)?;
-    components(&path).map_err(|_| MacRootError::NotUtf8)
+    let path = RootUri::parse(uri).map_err(MacRootError::Uri)?.into_path();
+    components(path.as_os_str().as_bytes()).map_err(|_| MacRootError::NotUtf8)
 }
 
 /// Whether the components `path` are at or beneath `root`, names compared

@@ -31,7 +31,7 @@ pub enum NameMatch {
 /// # Examples
 ///
 /// ```
-/// use rootguard_judge::flavour::windows::upcase;
+/// use rootguard::lexical::windows::upcase;
 /// assert_eq!(upcase("Proj"), "PROJ");
 /// assert_eq!(upcase("straße"), "STRAßE");
 /// assert_eq!(upcase("\u{131}"), "\u{131}"); // dotless i: not I
@@ -197,7 +197,7 @@ const UPCASE_SINGLES: &[(u16, u16)] = &[
 /// # Examples
 ///
 /// ```
-/// use rootguard_judge::flavour::windows::upcase_table;
+/// use rootguard::lexical::windows::upcase_table;
 /// assert_eq!(upcase_table()[usize::from(b'a')], u16::from(b'A'));
 /// assert_eq!(upcase_table()[0x212a], 0x212a);
 /// ```
@@ -238,7 +238,7 @@ pub fn same_name(a: &str, b: &str) -> bool {
 /// # Examples
 ///
 /// ```
-/// use rootguard_judge::flavour::windows::short_name_stem;
+/// use rootguard::lexical::windows::short_name_stem;
 /// assert_eq!(short_name_stem("progra~1"), Some("progra"));
 /// assert_eq!(short_name_stem("LONGFI~1.TXT"), Some("LONGFI"));
 /// assert_eq!(short_name_stem("a~b"), None);
@@ -310,7 +310,7 @@ fn may_have_short_stem(long: &str, stem: &str) -> bool {
 /// # Examples
 ///
 /// ```
-/// use rootguard_judge::flavour::windows::{compare_names, NameMatch};
+/// use rootguard::lexical::windows::{compare_names, NameMatch};
 /// assert_eq!(compare_names("proj", "PROJ"), NameMatch::Same);
 /// assert_eq!(compare_names("PROGRA~1", "Program Files"), NameMatch::Maybe);
 /// assert_eq!(compare_names("PROGRA~1", "Projects"), NameMatch::Different);
