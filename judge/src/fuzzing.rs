@@ -118,10 +118,7 @@ impl ScenarioInput {
     /// The input as a scenario document.
     pub fn to_document(&self) -> Document {
         match self {
-            ScenarioInput::Spec(spec) => Document {
-                version: crate::FORMAT_VERSION,
-                scenarios: vec![spec.to_scenario()],
-            },
+            ScenarioInput::Spec(spec) => Document::new(vec![spec.to_scenario()]),
             ScenarioInput::Json(doc) => doc.clone(),
         }
     }
@@ -134,11 +131,7 @@ impl fmt::Debug for ScenarioInput {
 }
 
 fn reproducer(scenario: &Scenario) -> String {
-    Document {
-        version: crate::FORMAT_VERSION,
-        scenarios: vec![scenario.clone()],
-    }
-    .to_json()
+    Document::new(vec![scenario.clone()]).to_json()
 }
 
 // ---------------------------------------------------------------- lexical

@@ -470,6 +470,108 @@ fn macos() -> Vec<FlavourCase> {
     out
 }
 
+/// The hostile features a flavoured query holds, read off its text: what
+/// the systematic list labels its cases with ([`FlavourCase::marks`]), for
+/// a query the list did not make (one read from a scenario file by
+/// `replay`). Each is named in the words of the triage crate's features.
+///
+/// # Examples
+///
+/// ```
+/// use rootguard_judge::flavour::Flavour;
+/// use rootguard_judge::gen::marks_of;
+///
+/// let roots = ["file:///C:/proj".to_owned()];
+/// assert_eq!(marks_of(Flavour::Windows, &roots, r"C:\proj\CON"), ["dos-device"]);
+/// assert_eq!(marks_of(Flavour::Windows, &roots, r"C:\proj2\x"), ["sibling-prefix"]);
+/// assert!(marks_of(Flavour::Windows, &roots, "C:\\pro\u{212a}j").contains(&"ntfs-fold"));
+/// ```
+pub fn marks_of(flavour: Flavour, roots: &[String], path: &str) -> Vec<&'static str> {
+    use crate::flavour::{macos, windows};
+    let mut marks = Vec::new();
+    let mut mark = |m: &'static str, on: bool| {
+        if on && !marks.contains(&m) {
+            marks.push(m);
+        }
+    };
+    let folds = |c: char| fold_pairs(flavour).iter().any(|p| p.from == c);
+    match flavour {
+        Flavour::Linux => {}
+        Flavour::Windows => {
+            let split = windows::split(path);
+            let names: Vec<&str> = split
+                .rest
+                .split(['\\', '/'])
+                .filter(|n| !n.is_empty())
+                .collect();
+            mark(
+                "win-prefix",
+                split
+                    .prefix
+                    .as_ref()
+                    .is_some_and(|p| !matches!(p, windows::Prefix::Drive(_))),
+            );
+            mark("drive-relative", !windows::is_absolute(path));
+            mark("dotdot", names.contains(&".."));
+            mark("ntfs-stream", names.iter().any(|n| n.contains(':')));
+            mark(
+                "dos-device",
+                names.iter().any(|n| windows::dos_device(n).is_some()),
+            );
+            mark(
+                "win32-strip",
+                names
+                    .iter()
+                    .any(|n| *n != "." && *n != ".." && n.ends_with(['.', ' '])),
+            );
+            mark(
+                "short-name",
+                names.iter().any(|n| windows::short_name_stem(n).is_some()),
+            );
+            mark("ntfs-fold", path.chars().any(folds));
+            for root in roots {
+                let Ok(root) = windows::path_from_file_uri(root) else {
+                    continue;
+                };
+                let (r, p) = (windows::upcase(&root), windows::upcase(path));
+                let sibling = p.len() > r.len()
+                    && p.starts_with(&r)
+                    && !p[r.len()..].starts_with(['\\', '/', ':']);
+                mark("sibling-prefix", sibling);
+                mark("ntfs-case", p.starts_with(&r) && !path.starts_with(&root));
+            }
+        }
+        Flavour::MacOs => {
+            let names: Vec<&str> = path.split('/').filter(|n| !n.is_empty()).collect();
+            mark(
+                "private-link",
+                names.first().is_some_and(|n| {
+                    ["tmp", "var", "etc", "private"]
+                        .iter()
+                        .any(|l| macos::same_name(l, n))
+                }),
+            );
+            mark("dotdot", names.contains(&".."));
+            mark("apfs-fold", path.chars().any(folds));
+            for root in roots {
+                let Ok(root) = macos::root_components(root) else {
+                    continue;
+                };
+                let joined = format!("/{}", root.join("/"));
+                let text_beneath = path.starts_with(&joined);
+                let sibling = path.len() > joined.len()
+                    && text_beneath
+                    && !path[joined.len()..].starts_with('/');
+                mark("sibling-prefix", sibling);
+                let names_beneath =
+                    macos::components(path.as_bytes()).is_ok_and(|p| macos::contains(&root, &p));
+                mark("apfs-name", names_beneath && !text_beneath);
+            }
+        }
+    }
+    marks
+}
+
 /// `case` spelled another way, as `draw` picks: its separators mixed, a
 /// letter's case flipped, a `\\.\` prefix or a `.\` added on Windows; a
 /// letter's case flipped, `/private` added before `/tmp`, or a `/./` or

@@ -66,7 +66,7 @@ mod uris;
 
 pub use features::{combination, covering_array, Feature, Triple, FEATURES, LADDER};
 pub use flavoured::{
-    flavoured_cases, respelled, FlavourCase, MACOS_ROOT, WINDOWS_ROOT, WINDOWS_UNC_ROOT,
+    flavoured_cases, marks_of, respelled, FlavourCase, MACOS_ROOT, WINDOWS_ROOT, WINDOWS_UNC_ROOT,
 };
 pub use folds::{fold_pairs, Fold, FoldPair, Image};
 pub use generator::Generator;
