@@ -23,7 +23,7 @@ use rootguard_triage::{shrink, Budget, Feature, Identity, Seen, Signature, Steps
 
 use crate::checker::{Checker, Reply, Request};
 use crate::judge::{Class, Finding, Ids, Outcome, Truthful};
-use crate::run::{Options, Progress, Report};
+use crate::run::{in_jobs, Options, Progress, Report};
 use crate::shard::Shard;
 use crate::triage::{example, finding, unprobed_identity};
 use crate::HarnessError;
@@ -65,39 +65,10 @@ pub(crate) fn vet_flavoured_jobs<C: Checker + Send>(
     checkers: &mut [C],
     options: &Options,
 ) -> Result<Report, HarnessError> {
-    let jobs = checkers.len() as u64;
-    if jobs == 0 {
-        return Err(HarnessError::Io(
-            "no checker to run: --jobs must be at least 1".to_owned(),
-        ));
-    }
     let start = Instant::now();
-    let results: Vec<Result<Searched, HarnessError>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = checkers
-            .iter_mut()
-            .enumerate()
-            .map(|(j, checker)| {
-                let j = j as u64;
-                let shard = options.shard.split(j, jobs);
-                let max_queries = options
-                    .max_queries
-                    .map(|n| n / jobs + u64::from(j < n % jobs));
-                let mut options = options.clone();
-                if j > 0 {
-                    options.progress = None;
-                }
-                scope.spawn(move || search(checker, &options, shard, max_queries, start))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(HarnessError::Io("a vetting job panicked".to_owned())))
-            })
-            .collect()
-    });
-    let mut searched = results.into_iter().collect::<Result<Vec<_>, _>>()?;
+    let mut searched = in_jobs(checkers, options, |checker, options, shard, max_queries| {
+        search(checker, options, shard, max_queries, start)
+    })?;
     let mut ids = std::mem::take(&mut searched[0].ids);
     let mut report = finish(searched, options, start);
     shrink_examples(&mut checkers[0], &mut ids, options, &mut report)?;

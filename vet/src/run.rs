@@ -267,14 +267,51 @@ pub(crate) fn vet_jobs<C: Checker + Send>(
     checkers: &mut [C],
     options: &Options,
 ) -> Result<Report, HarnessError> {
+    let start = Instant::now();
+    let results = in_jobs(checkers, options, |checker, options, shard, max_queries| {
+        search(checker, options, shard, max_queries, start)
+    })?;
+    let mut merged: Option<Searched> = None;
+    for searched in results {
+        match &mut merged {
+            None => merged = Some(searched),
+            Some(m) => m.absorb(searched),
+        }
+    }
+    let Some(merged) = merged else {
+        unreachable!("at least one job ran");
+    };
+    finish(merged, options, start, |triage, ids, limits| {
+        triage.finish_on_all(checkers, ids, limits, &options.interrupted)
+    })
+}
+
+/// Runs `search` once per checker, each in its own thread, on its part
+/// of `options.shard` and of `options.max_queries` (only the first job
+/// reports progress); the results in job order.
+///
+/// # Errors
+///
+/// [`HarnessError`] when there is no checker, a job panicked, or the
+/// first error of a job.
+pub(crate) fn in_jobs<C, T, F>(
+    checkers: &mut [C],
+    options: &Options,
+    search: F,
+) -> Result<Vec<T>, HarnessError>
+where
+    C: Checker + Send,
+    T: Send,
+    F: Fn(&mut C, &Options, Shard, Option<u64>) -> Result<T, HarnessError> + Sync,
+{
     let jobs = checkers.len() as u64;
     if jobs == 0 {
         return Err(HarnessError::Io(
             "no checker to run: --jobs must be at least 1".to_owned(),
         ));
     }
-    let start = Instant::now();
-    let results: Vec<Result<Searched, HarnessError>> = std::thread::scope(|scope| {
+    let search = &search;
+    let results: Vec<Result<T, HarnessError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = checkers
             .iter_mut()
             .enumerate()
@@ -288,7 +325,7 @@ pub(crate) fn vet_jobs<C: Checker + Send>(
                 if j > 0 {
                     options.progress = None;
                 }
-                scope.spawn(move || search(checker, &options, shard, max_queries, start))
+                scope.spawn(move || search(checker, &options, shard, max_queries))
             })
             .collect();
         handles
@@ -299,20 +336,7 @@ pub(crate) fn vet_jobs<C: Checker + Send>(
             })
             .collect()
     });
-    let mut merged: Option<Searched> = None;
-    for result in results {
-        let searched = result?;
-        match &mut merged {
-            None => merged = Some(searched),
-            Some(m) => m.absorb(searched),
-        }
-    }
-    let Some(merged) = merged else {
-        unreachable!("at least one job ran");
-    };
-    finish(merged, options, start, |triage, ids, limits| {
-        triage.finish_on_all(checkers, ids, limits, &options.interrupted)
-    })
+    results.into_iter().collect()
 }
 
 /// What a search found, before triage.
