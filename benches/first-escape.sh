@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Time to first escape: vets every flawed example checker (examples/checkers/)
-# at seeds 1..5 with --fail-fast and --jobs 1, and prints a Markdown table of
-# the median and worst seconds from the start to the first escape the search
-# saw (the report's first_escape_seconds; triage excluded). A seed that sees
-# no escape within the budget counts as the budget and is marked.
+# at seeds 1..5 with --fail-fast, --strict and --jobs 1, and prints a Markdown
+# table of the median and worst seconds from the start to the first escape the
+# search saw (the report's first_escape_seconds; triage excluded), and the
+# median of the first finding that fails the --strict run
+# (first_failure_seconds: an overblock counts), the bar of a checker whose only
+# flaw is an overblock. A seed that sees no escape within the budget counts
+# as the budget and is marked.
 #
 #   bash benches/first-escape.sh            # budget 30 s a run
 #   BUDGET=10 SEEDS="1 2 3" bash benches/first-escape.sh
@@ -15,8 +18,8 @@ seeds=${SEEDS:-1 2 3 4 5}
 # shellcheck source=benches/flawed-checkers.sh
 source "$here/benches/flawed-checkers.sh"
 
-echo "| checker | median (s) | worst (s) | seeds that saw an escape |"
-echo "|---|---|---|---|"
+echo "| checker | median (s) | worst (s) | seeds that saw an escape | first failure under --strict, median (s) |"
+echo "|---|---|---|---|---|"
 for entry in "${checkers[@]}"; do
   name=${entry%%|*}
   rest=${entry#*|}
@@ -24,11 +27,14 @@ for entry in "${checkers[@]}"; do
   read -r -a cmd <<<"${rest#*|}"
   [ "$flavour" = linux ] || name="$name --flavor $flavour"
   times=()
+  failures=()
   caught=0
   for seed in $seeds; do
-    "$rootguard" vet --flavor "$flavour" --fail-fast --jobs 1 --seed "$seed" --budget "$budget" \
+    "$rootguard" vet --flavor "$flavour" --fail-fast --strict --jobs 1 --seed "$seed" --budget "$budget" \
       --json "$tmp/report.json" -- "${cmd[@]}" >/dev/null 2>&1
     t=$(python3 -c 'import json,sys; v=json.load(open(sys.argv[1])).get("first_escape_seconds"); print("" if v is None else v)' "$tmp/report.json" 2>/dev/null)
+    f=$(python3 -c 'import json,sys; v=json.load(open(sys.argv[1])).get("first_failure_seconds"); print("none" if v is None else v)' "$tmp/report.json" 2>/dev/null)
+    failures+=("${f:-none}")
     if [ -n "$t" ]; then
       caught=$((caught + 1))
       times+=("$t")
@@ -36,9 +42,11 @@ for entry in "${checkers[@]}"; do
       times+=("$budget")
     fi
   done
-  python3 - "$name" "$caught" "${times[@]}" <<'PY'
+  python3 - "$name" "$caught" "${failures[*]}" "${times[@]}" <<'PY'
 import statistics, sys
-name, caught, times = sys.argv[1], int(sys.argv[2]), [float(t) for t in sys.argv[3:]]
-print(f"| `{name}` | {statistics.median(times):.2f} | {max(times):.2f} | {caught} of {len(times)} |")
+name, caught, failures, times = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), [float(t) for t in sys.argv[4:]]
+seen = [float(f) for f in failures if f != "none"]
+failure = f"{statistics.median(seen):.2f}" if len(seen) == len(failures) else f"none at {len(failures) - len(seen)} seeds"
+print(f"| `{name}` | {statistics.median(times):.2f} | {max(times):.2f} | {caught} of {len(times)} | {failure} |")
 PY
 done

@@ -63,8 +63,9 @@ fn load(path: &PathBuf) -> Result<Map<String, Value>, MergeError> {
 
 /// The reports joined: defects deduplicated by ID (the first report's
 /// example kept, hits added), counts and queries added, failed if any
-/// failed, the longest time, the earliest first escape (in seconds and in
-/// queries, each the least of any shard's), every note once.
+/// failed, the longest time, the earliest first escape and first failure
+/// (in seconds and in queries, each the least of any shard's), every note
+/// once.
 fn merge(reports: Vec<Map<String, Value>>) -> Value {
     let mut out = Map::new();
     let mut defects: Vec<Value> = Vec::new();
@@ -73,6 +74,8 @@ fn merge(reports: Vec<Map<String, Value>>) -> Value {
     let mut notes: Vec<Value> = Vec::new();
     let mut first_escape: Option<f64> = None;
     let mut first_escape_query: Option<u64> = None;
+    let mut first_failure: Option<f64> = None;
+    let mut first_failure_query: Option<u64> = None;
     for report in reports {
         if out.is_empty() {
             out = report.clone();
@@ -97,6 +100,12 @@ fn merge(reports: Vec<Map<String, Value>>) -> Value {
         }
         if let Some(q) = report.get("first_escape_query").and_then(Value::as_u64) {
             first_escape_query = Some(first_escape_query.map_or(q, |f| f.min(q)));
+        }
+        if let Some(t) = report.get("first_failure_seconds").and_then(Value::as_f64) {
+            first_failure = Some(first_failure.map_or(t, |f| f.min(t)));
+        }
+        if let Some(q) = report.get("first_failure_query").and_then(Value::as_u64) {
+            first_failure_query = Some(first_failure_query.map_or(q, |f| f.min(q)));
         }
         if let Some(Value::Object(c)) = report.get("counts") {
             for (class, n) in c {
@@ -139,6 +148,8 @@ fn merge(reports: Vec<Map<String, Value>>) -> Value {
     out.insert("defects".into(), json!(defects));
     out.insert("first_escape_seconds".into(), json!(first_escape));
     out.insert("first_escape_query".into(), json!(first_escape_query));
+    out.insert("first_failure_seconds".into(), json!(first_failure));
+    out.insert("first_failure_query".into(), json!(first_failure_query));
     Value::Object(out)
 }
 

@@ -85,6 +85,9 @@ pub struct ReplayArgs {
     /// Overblocks fail the run too.
     #[arg(long, help_heading = JUDGING)]
     strict: bool,
+    /// Whose paths the file's cases are (windows, macos: asked with "flavor", judged by that flavour's model); by default the file's own "flavor", else linux.
+    #[arg(long = "flavor", value_enum, value_name = "FLAVOR", help_heading = JUDGING)]
+    flavor: Option<FlavorArg>,
     /// The checker command and its arguments.
     #[arg(last = true, required = true, value_name = "CMD")]
     command: Vec<OsString>,
@@ -127,12 +130,7 @@ pub fn run(args: VetArgs) -> ExitCode {
         Ok(extra) => extra,
         Err(e) => return harness_error(&e),
     };
-    // A modelled flavour's list is asked by one checker.
-    let jobs = if flavour == rootguard_judge::flavour::Flavour::Linux {
-        args.search.jobs()
-    } else {
-        1
-    };
+    let jobs = args.search.jobs();
     let mut checkers = Vec::with_capacity(jobs);
     for _ in 0..jobs {
         match ProcessChecker::start(args.command.clone(), Duration::from_millis(args.timeout_ms)) {
@@ -219,7 +217,8 @@ pub fn replay(args: ReplayArgs) -> ExitCode {
             Ok(c) => c,
             Err(e) => return harness_error(&e),
         };
-    let result = rootguard_vet::replay(&mut checker, &[source], &interrupted);
+    let flavour = args.flavor.map(rootguard_judge::flavour::Flavour::from);
+    let result = rootguard_vet::replay(&mut checker, &[source], flavour, &interrupted);
     drop(checker);
     match result {
         Ok(report) => {
@@ -259,11 +258,14 @@ fn finish(
         say_raw!("\n{}", report.stats.table());
     }
     let mut written = vec![args.outputs.write(&shared).map_err(HarnessError::Io)];
-    // Named by defect: vet-RG-PREFIX-SIBLING.json, ...
+    // Named by defect: vet-RG-PREFIX-SIBLING.json, ... A modelled
+    // flavour's examples are one root and one path already, each written
+    // with its flavor so that replay reads it.
+    let flavoured = !report.flavour.is_linux();
     let minimal: Vec<_> = shared
         .defects
         .iter()
-        .filter(|d| d.example.minimal)
+        .filter(|d| d.example.minimal || flavoured)
         .map(|d| (format!("vet-{}", d.id()), d))
         .collect();
     match &args.out {
@@ -275,7 +277,7 @@ fn finish(
                 ))));
             }
             for (name, d) in &minimal {
-                let doc = report::defect_document(d, name);
+                let doc = report::defect_document(d, name, report.flavour);
                 let path = dir.join(format!("{name}.json"));
                 written.push(write_file(&path, &doc.to_json()));
                 say!("minimal scenario: {}", path.display());
@@ -284,7 +286,10 @@ fn finish(
         None => {
             for (name, d) in &minimal {
                 say!("\nminimal scenario {name} (save it and run `rootguard replay FILE -- CMD`):");
-                say!("{}", report::defect_document(d, name).to_json());
+                say!(
+                    "{}",
+                    report::defect_document(d, name, report.flavour).to_json()
+                );
             }
         }
     }

@@ -238,3 +238,65 @@ fn vet_flavor_windows_runs_the_model_and_says_so() {
     );
     assert!(report["first_escape_seconds"].is_null(), "{report}");
 }
+
+/// A Windows defect saved with `--out` says its flavour, and `replay`
+/// replays it in that flavour by itself: the flawed checker still fails
+/// it, the sound one passes, and `--flavor linux` reads it as Linux's
+/// (whose paths these are not).
+#[test]
+fn a_flavoured_defect_replays_in_its_flavour() {
+    let Some(python) = python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("found");
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/checkers/python");
+    let flawed = examples.join("windows_normcase.py");
+    let out = Command::new(ROOTGUARD)
+        .args([
+            "vet", "--flavor", "windows", "--budget", "600", "--cases", "300",
+        ])
+        .args(["--seed", "1", "--jobs", "1", "--out"])
+        .arg(&out_dir)
+        .arg("--")
+        .arg(&python)
+        .arg(&flawed)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let file = out_dir.join("vet-RG-WIN-FOLD.json");
+    let doc: serde_json::Value = serde_json::from_str(&fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(doc["flavor"], "windows", "{doc}");
+    assert!(doc["scenarios"][0]["tree"].as_array().unwrap().is_empty());
+    let replay = |checker: &Path, extra: &[&str]| {
+        Command::new(ROOTGUARD)
+            .arg("replay")
+            .args(extra)
+            .arg(&file)
+            .arg("--")
+            .arg(&python)
+            .arg(checker)
+            .output()
+            .unwrap()
+    };
+    let again = replay(&flawed, &[]);
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    assert_eq!(again.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("RG-WIN-FOLD"), "{stdout}");
+    assert_eq!(
+        replay(&examples.join("windows_sound.py"), &[])
+            .status
+            .code(),
+        Some(0)
+    );
+    let as_linux = replay(&flawed, &["--flavor", "linux"]);
+    assert_eq!(
+        as_linux.status.code(),
+        Some(2),
+        "a Windows path is no Linux case"
+    );
+    assert!(String::from_utf8_lossy(&as_linux.stderr).contains("not absolute"));
+}

@@ -138,6 +138,13 @@
 //!   [`roots_list`] module, which read a `roots/list` result with
 //!   `serde_json`. Without it the crate has no JSON dependency; build the
 //!   roots with [`Roots::new`] from URIs read by other means.
+//! - `flavours` (off by default): in [`lexical`], Windows' and macOS's
+//!   lexical rules (`lexical::windows`, `lexical::macos`) and
+//!   `lexical::FlavouredRoots`, roots checked by them: Win32's prefixes
+//!   and normalization, DOS devices, NTFS streams and NTFS's upcase table;
+//!   APFS's canonical caseless names and macOS's `/private` links. It
+//!   brings `unicode-normalization` and `icu_casemap`, and leaves the
+//!   Linux checks as they are.
 #![deny(missing_docs)]
 // No unsafe code but in the two modules named below, each of which says
 // why its unsafe blocks are sound; core/tests/layers.rs checks that no
@@ -155,6 +162,7 @@
 //   root_id       RootId, and which of two roots comes first
 //   normal        normal paths by text alone, the SSE2 scan
 //   uri           RootUri
+//   flavours      Windows' and macOS's lexical rules (feature `flavours`)
 //   index         RootIndex: which roots contain a normal path
 //   procfs        /proc/<pid>/fd: the path a descriptor refers to
 //   beneath       openat2(RESOLVE_BENEATH) and the walk, one probe, landings
@@ -170,6 +178,8 @@
 //   opening       Roots::open, PinnedRoots: open, check, inside; Backend, OpenError
 
 mod beneath;
+#[cfg(feature = "flavours")]
+mod flavours;
 // The SSE2 compare of a root's first and last 16 bytes.
 #[allow(unsafe_code)]
 mod index;
@@ -218,6 +228,9 @@ pub mod lexical {
 
     pub use crate::lexical_roots::LexicalRoots;
     pub use crate::normal::{LexicalError, NormalPath};
+
+    #[cfg(feature = "flavours")]
+    pub use crate::flavours::{macos, windows, Flavour, FlavouredAnswer, FlavouredRoots, Unsure};
 }
 
 pub mod open {

@@ -10,7 +10,12 @@
 #       on the requests of its own class,
 #   (c) every checker answers malformed requests with allowed:false, answers
 #       each line as it comes (flushes), and exits 0 when stdin closes;
-#   (d) the strict root-URI parsers agree with corpus/root-uris.json.
+#   (d) the strict root-URI parsers agree with corpus/root-uris.json;
+#   (e) the Windows and macOS checkers, asked requests spelled in their
+#       flavour ("flavor"), answer as docs/semantics.md section 5 says when
+#       sound, and each flawed one shows its flaw on its own class: an
+#       escape, or for the two whose only flaw is to refuse, a refusal of
+#       a path that is inside.
 # A checker whose language is missing here (python3, node, cargo) is skipped,
 # and said so; under CI=true (or CI=1) that is a failure instead, since CI
 # must run them all (.ci/run installs them). The Rust checkers are built
@@ -367,6 +372,115 @@ for entry in "${checkers[@]}"; do
     pass "$name: answers a line before stdin closes, exits 0 when it does"
   else
     fail "$name: interactive answer '${line}', exit $rc"
+  fi
+done
+
+# --- (e) the Windows and macOS checkers ----------------------------------------------
+# flavoured FLAVOUR TRUTH LABEL ROOTS PATH: PATH is JSON text (escapes as JSON
+# writes them); every request is a read.
+freqs=()
+ftruths=()
+flabels=()
+fflavours=()
+flavoured() {
+  local id=$((${#freqs[@]} + 1))
+  freqs+=("{\"id\": $id, \"roots\": $4, \"path\": \"$5\", \"op\": \"read\", \"flavor\": \"$1\"}")
+  fflavours+=("$1")
+  ftruths+=("$2")
+  flabels+=("$3")
+}
+flavoured windows inside  "plain file in the root"         '["file:///C:/proj"]' 'C:\\proj\\notes.txt'                                 # 1
+flavoured windows outside "sibling prefix proj2"           '["file:///C:/proj"]' 'C:\\proj2\\secret.txt'
+flavoured windows outside "a final .. (not trailing dots)" '["file:///C:/proj"]' 'C:\\proj\\..'
+flavoured windows outside "a DOS device"                   '["file:///C:/proj"]' 'C:\\proj\\CON'
+flavoured windows outside "a stream, then .."              '["file:///C:/proj"]' 'C:\\proj::$INDEX_ALLOCATION\\..\\secret.txt'  # 5
+flavoured windows inside  "another case of the root"       '["file:///C:/proj"]' 'C:\\PROJ\\notes.txt'
+flavoured windows outside "the Kelvin sign is not k"       '["file:///C:/prokj"]' 'C:\\pro\u212aj\\secret.txt'
+flavoured windows outside "a superscript is not a digit"   '["file:///C:/pro2j"]' 'C:\\pro\u00b2j\\secret.txt'
+flavoured windows inside  "a file's data stream"           '["file:///C:/proj"]' 'C:\\proj\\notes.txt::$DATA'
+flavoured windows inside  "a verbatim prefix"              '["file:///C:/proj"]' '\\\\?\\C:\\proj\\notes.txt'                    # 10
+flavoured macos   inside  "plain file in the root"         '["file:///tmp/proj"]' '/tmp/proj/notes.txt'
+flavoured macos   outside "/tmp/.. is /private"            '["file:///Users/me/proj"]' '/tmp/../Users/me/proj/secret.txt'
+flavoured macos   inside  "the root in NFD"                '["file:///private/tmp/Caf%C3%A9"]' '/private/tmp/Cafe\u0301/notes.txt'
+flavoured macos   outside "a name that NFKC makes .."      '["file:///Users/me/proj"]' '/Users/me/other/\u2025/proj/secret.txt'
+flavoured macos   outside "a superscript is not a digit"   '["file:///Users/me/pro2j"]' '/Users/me/pro\u00b2j/secret.txt'  # 15
+flavoured macos   inside  "case folded: STRASSE"           '["file:///tmp/Stra%C3%9Fe"]' '/private/tmp/STRASSE/x'
+
+# Each flawed flavoured checker shows its flaw on these: "E:" an escape,
+# "O:" a refusal of a path inside.
+declare -A fown=(
+  [python/windows_prefix.py]="E:2 E:4"
+  [python/windows_trailing_dot.py]="E:3"
+  [python/windows_case.py]="O:6"
+  [python/windows_normcase.py]="E:7"
+  [node/win32_device.js]="E:4"
+  [node/win32_ads.js]="E:5"
+  [node/win32_lowercase.js]="E:7"
+  [node/win32_locale.js]="E:7 E:8"
+  [python/macos_private.py]="E:12"
+  [python/macos_nfd.py]="O:13"
+  [python/macos_nfkc.py]="E:14 E:15"
+  [node/macos_nfkc.js]="E:14 E:15"
+)
+fcheckers=()  # "name|interpreter|program|flavour"
+if command -v python3 >/dev/null; then
+  for f in windows_sound windows_prefix windows_trailing_dot windows_case windows_normcase; do
+    fcheckers+=("python/$f.py|python3|$here/python/$f.py|windows")
+  done
+  for f in macos_sound macos_private macos_nfd macos_nfkc; do
+    fcheckers+=("python/$f.py|python3|$here/python/$f.py|macos")
+  done
+fi
+if command -v node >/dev/null; then
+  for f in windows_sound win32_device win32_ads win32_lowercase win32_locale; do
+    fcheckers+=("node/$f.js|node|$here/node/$f.js|windows")
+  done
+  for f in macos_sound macos_nfkc; do
+    fcheckers+=("node/$f.js|node|$here/node/$f.js|macos")
+  done
+fi
+for flavour in windows macos; do
+  : >"$work/$flavour.jsonl"
+  for ((i = 0; i < ${#freqs[@]}; i++)); do
+    [[ ${fflavours[i]} == "$flavour" ]] && printf '%s\n' "${freqs[i]}" >>"$work/$flavour.jsonl"
+  done
+done
+echo "smoke: ${#fcheckers[@]} Windows and macOS checkers, ${#freqs[@]} requests in their flavours"
+for entry in "${fcheckers[@]}"; do
+  IFS='|' read -r name interp prog flavour <<<"$entry"
+  out=$work/out.$$.txt
+  ask "$work/$flavour.jsonl" "$out"
+  rc=$?
+  mapfile -t got < <(answers "$out")
+  asked=$(wc -l <"$work/$flavour.jsonl")
+  if [[ $rc -ne 0 || ${#got[@]} -ne $asked ]]; then
+    fail "$name: exit $rc, ${#got[@]} answers to $asked requests ($(head -c 300 "$out.err"))"
+    continue
+  fi
+  shown=()
+  for line in "${got[@]}"; do
+    read -r gid allowed _ <<<"$line"
+    case ${ftruths[gid - 1]}:$allowed in
+      outside:true) shown+=("E:$gid") ;;
+      inside:false) shown+=("O:$gid") ;;
+    esac
+  done
+  if [[ $name == */*sound* ]]; then
+    if ((${#shown[@]})); then
+      fail "$name: $(for s in "${shown[@]}"; do printf '%s (%s); ' "$s" "${flabels[${s#*:} - 1]}"; done)"
+    else
+      pass "$name: all $asked $flavour requests answered right"
+    fi
+  else
+    missing=()
+    for want in ${fown[$name]}; do
+      [[ " ${shown[*]} " == *" $want "* ]] || missing+=("$want ${flabels[${want#*:} - 1]}")
+    done
+    if ((${#missing[@]})); then
+      fail "$name: its flaw does not show: $(printf '%s; ' "${missing[@]}")"
+    else
+      pass "$name: shows its flaw (${shown[*]})"
+    fi
   fi
 done
 

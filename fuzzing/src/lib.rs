@@ -135,10 +135,7 @@ impl ScenarioInput {
     /// The input as a scenario document.
     pub fn to_document(&self) -> Document {
         match self {
-            ScenarioInput::Spec(spec) => Document {
-                version: rootguard_judge::FORMAT_VERSION,
-                scenarios: vec![spec.to_scenario()],
-            },
+            ScenarioInput::Spec(spec) => Document::new(vec![spec.to_scenario()]),
             ScenarioInput::Json(doc) => doc.clone(),
         }
     }
@@ -151,11 +148,7 @@ impl fmt::Debug for ScenarioInput {
 }
 
 fn reproducer(scenario: &Scenario) -> String {
-    Document {
-        version: rootguard_judge::FORMAT_VERSION,
-        scenarios: vec![scenario.clone()],
-    }
-    .to_json()
+    Document::new(vec![scenario.clone()]).to_json()
 }
 
 // ---------------------------------------------------------------- lexical

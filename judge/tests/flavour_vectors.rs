@@ -243,3 +243,50 @@ fn the_windows_model_agrees_with_every_vector_or_the_disagreement_is_listed() {
         "the counts changed: update COUNTS and docs/semantics.md"
     );
 }
+
+/// NTFS's upcase table as data (examples/checkers/ntfs-upcase.json, which
+/// the example checkers read) is the model's, every one of its 65,536
+/// entries: two copies that cannot drift apart.
+#[test]
+fn the_upcase_table_the_examples_read_is_the_models() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/checkers/ntfs-upcase.json");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let rows = |key: &str| -> Vec<Vec<i64>> {
+        doc[key]
+            .as_array()
+            .unwrap_or_else(|| panic!("{key}"))
+            .iter()
+            .map(|r| {
+                r.as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|n| n.as_i64().unwrap())
+                    .collect()
+            })
+            .collect()
+    };
+    let mut table: Vec<i64> = (0..0x10000).collect();
+    for r in rows("runs") {
+        for unit in r[0]..r[1] {
+            table[unit as usize] = unit + r[2];
+        }
+    }
+    for r in rows("pairs") {
+        for unit in (r[0]..r[1]).step_by(2) {
+            table[unit as usize + 1] -= 1;
+        }
+    }
+    for r in rows("singles") {
+        table[r[0] as usize] = r[1];
+    }
+    let model = windows::upcase_table();
+    let differ: Vec<usize> = (0..0x10000)
+        .filter(|&u| i64::from(model[u]) != table[u])
+        .collect();
+    assert!(differ.is_empty(), "units that differ: {differ:x?}");
+    // What the table is for: the letters NTFS does and does not fold.
+    assert_eq!(model[usize::from(b'a')], u16::from(b'A'));
+    for unit in [0x212a, 0x00df, 0x0131, 0x017f, 0x00b5, 0x01c5] {
+        assert_eq!(model[unit], unit as u16, "{unit:x} stays as it is");
+    }
+}

@@ -6,7 +6,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use rootguard_judge::{Document, FORMAT_VERSION};
+use rootguard_judge::Document;
 use rootguard_report::{
     self as shared, clip, Check, Defect, Example, Ledger, Message, Sighting, Tool, Variants,
 };
@@ -461,10 +461,7 @@ pub fn write_findings(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Harne
         let stem = format!("{}-{}", f.mode.as_str(), f.attack);
         let mut scenario = f.scenario.clone();
         scenario.name = stem.clone();
-        let doc = Document {
-            version: FORMAT_VERSION,
-            scenarios: vec![scenario],
-        };
+        let doc = Document::new(vec![scenario]);
         let scenario_path = dir.join(format!("{stem}.json"));
         let exchange_path = dir.join(format!("{stem}.exchange.jsonl"));
         let mut lines = String::new();

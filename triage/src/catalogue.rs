@@ -322,7 +322,25 @@ const RULES: &[Rule] = &[
         class: Class::PathEscape,
         title: "names compared as text on a case- and normalization-insensitive file system",
         diagnosis: "APFS (by default) takes `Café` in NFC, `Café` in NFD and `CAFÉ` as one name. The checker compares the text (or only NFC-normalizes it), so a path in the other form or case is judged as another location than the one opened: refused (an overblock) or, where a name is checked against a deny-list, let through.",
-        fix: "Compare each component as APFS does: lowercase, then canonically decompose (NFD), on both sides (semantics.md section 5, macOS rule 1).",
+        fix: "Compare each component as APFS does: canonically decompose (NFD), case fold, decompose again, on both sides (semantics.md section 5, macOS rule 1).",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::NtfsFold],
+        id: "RG-WIN-FOLD",
+        class: Class::PathEscape,
+        title: "names folded more widely than NTFS folds them",
+        diagnosis: "NTFS compares names by its upcase table, one UTF-16 code unit to one: `K` (the Kelvin sign) is not `K`, `ß` is not `SS`, `ｐ` (fullwidth) is not `P`, and a character beyond U+FFFF is never folded. The checker folds more (`lower()`, `casefold()`, `ntpath.normcase` off Windows, `toLowerCase()`, NFKC, `localeCompare`), so `C:\\pro\u{212a}j` (another directory) is judged as the root `C:\\prokj`, and `C:\\other\\‥\\proj` (a directory named `‥`) as `C:\\proj`.",
+        fix: "Compare each component by simple uppercase mapping of each UTF-16 code unit, as NTFS does (semantics.md section 5, Windows rule 4); never lowercase, case fold or NFKC-normalize a Windows path.",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::ApfsFold],
+        id: "RG-MAC-FOLD",
+        class: Class::PathEscape,
+        title: "names folded more widely than APFS folds them",
+        diagnosis: "APFS takes two names as one when they are canonically equivalent and equal under case folding (NFD and full case folding), never under compatibility: `ｐroj` (fullwidth), `proj²` (a superscript) and `‥` are other names than `proj`, `proj2` and `..`. The checker NFKC-normalizes (or compares with `localeCompare` at accent sensitivity), so another directory is judged as the root, or a name as a step out of it.",
+        fix: "Compare each component as APFS does: NFD, case fold, NFD (semantics.md section 5, macOS rule 1); never NFKC-normalize a macOS path.",
     },
     Rule {
         families: EO,
@@ -933,6 +951,8 @@ mod flavour_tests {
             (Feature::WinPrefix, "RG-WIN-UNC-PREFIX"),
             (Feature::PrivateLink, "RG-MAC-PRIVATE-LINK"),
             (Feature::ApfsName, "RG-MAC-NORMALIZATION"),
+            (Feature::NtfsFold, "RG-WIN-FOLD"),
+            (Feature::ApfsFold, "RG-MAC-FOLD"),
         ];
         for (feature, id) in cases {
             for class in [Class::PathEscape, Class::Overblock] {

@@ -247,6 +247,13 @@ pub enum Feature {
     /// macOS: a name differs from the root's only by case or Unicode
     /// normalization (NFC and NFD), which APFS ignores.
     ApfsName,
+    /// Windows: a name that a fold wider than NTFS's (lowercase, case
+    /// folding, NFKC) takes for the root's, or for `..` or a separator,
+    /// while NTFS keeps it apart (the Kelvin sign `K`, `ß`, `ｐ`, `‥`).
+    NtfsFold,
+    /// macOS: the same against APFS, whose own folding is NFD and case
+    /// folding: an NFKC image (`ｐ`, `²`, `‥`).
+    ApfsFold,
 }
 
 /// How many components make a path long ([`Feature::LongPath`]): more
@@ -304,6 +311,8 @@ impl Feature {
             Feature::WinPrefix,
             Feature::PrivateLink,
             Feature::ApfsName,
+            Feature::NtfsFold,
+            Feature::ApfsFold,
         ]);
         all
     }
@@ -373,6 +382,8 @@ impl Feature {
             Feature::WinPrefix => "win-prefix",
             Feature::PrivateLink => "private-link",
             Feature::ApfsName => "apfs-name",
+            Feature::NtfsFold => "ntfs-fold",
+            Feature::ApfsFold => "apfs-fold",
         }
     }
 
@@ -411,6 +422,8 @@ impl Feature {
                 | Feature::WinPrefix
                 | Feature::PrivateLink
                 | Feature::ApfsName
+                | Feature::NtfsFold
+                | Feature::ApfsFold
         )
     }
 
@@ -470,6 +483,8 @@ impl Feature {
             Feature::WinPrefix => "windows: a `\\\\?\\`, `\\\\.\\` or UNC prefix (labelled, not probed)".into(),
             Feature::PrivateLink => "macos: `/tmp`, `/var` or `/etc`, links into `/private` (labelled, not probed)".into(),
             Feature::ApfsName => "macos: a name differs from the root's only by case or by Unicode normalization (NFC against NFD) (labelled, not probed)".into(),
+            Feature::NtfsFold => "windows: a name holds a character that lower case, case folding or NFKC turns into the root's name, or into `..` or a separator, where NTFS's upcase keeps it apart (the Kelvin sign `K`, `ß`, fullwidth `ｐ`, `‥`) (labelled, not probed)".into(),
+            Feature::ApfsFold => "macos: a name holds a character that NFKC turns into the root's name, or into `..` or `/`, where APFS (NFD and case folding) keeps it apart (fullwidth `ｐ`, `²`, `‥`) (labelled, not probed)".into(),
         }
     }
 }

@@ -2,6 +2,7 @@
 //! for a person, JSON, SARIF 2.1.0, JUnit XML and an HTML page for
 //! machines and reviewers; and each defect's minimal scenario as a file.
 
+use rootguard_judge::flavour::Flavour;
 use rootguard_judge::{Document, Scenario};
 use rootguard_report::{self as shared, Defect, Ledger, Sighting, Tool, Variants};
 use serde_json::json;
@@ -74,6 +75,14 @@ pub fn model(report: &Report, strict: bool) -> shared::Report {
     facts.insert(
         "first_escape_query".into(),
         json!(report.first_escape_query),
+    );
+    facts.insert(
+        "first_failure_seconds".into(),
+        json!(report.first_failure.map(|t| t.as_secs_f64())),
+    );
+    facts.insert(
+        "first_failure_query".into(),
+        json!(report.first_failure_query),
     );
     facts.insert(
         "triage".into(),
@@ -151,21 +160,22 @@ pub fn html(report: &Report, strict: bool) -> String {
     shared::html(&model(report, strict))
 }
 
-/// A finding's scenario as a scenario-format v1 document.
-pub fn scenario_document(finding: &Finding, name: &str) -> Document {
-    document(&finding.scenario, name)
+/// A finding's scenario as a scenario-format v1 document of `flavour`
+/// (the run's: `replay` reads it from the file).
+pub fn scenario_document(finding: &Finding, name: &str, flavour: Flavour) -> Document {
+    document(&finding.scenario, name, flavour)
 }
 
-/// A defect's example as a scenario-format v1 document.
-pub fn defect_document(defect: &Defect, name: &str) -> Document {
-    document(&defect.example.scenario, name)
+/// A defect's example as a scenario-format v1 document of `flavour`.
+pub fn defect_document(defect: &Defect, name: &str, flavour: Flavour) -> Document {
+    document(&defect.example.scenario, name, flavour)
 }
 
-fn document(scenario: &Scenario, name: &str) -> Document {
+fn document(scenario: &Scenario, name: &str, flavour: Flavour) -> Document {
     let mut scenario = scenario.clone();
     scenario.name = name.to_owned();
     Document {
-        version: rootguard_judge::FORMAT_VERSION,
-        scenarios: vec![scenario],
+        flavour,
+        ..Document::new(vec![scenario])
     }
 }

@@ -149,6 +149,13 @@ pub struct Report {
     /// that one included (with several jobs, the fewest of any job): the
     /// same for a seed on any machine, where `first_escape` is not.
     pub first_escape_query: Option<u64>,
+    /// When the search first saw a finding that fails the run (an escape,
+    /// a hang, a crash, a protocol error; with `strict`, an overblock
+    /// too), since the start.
+    pub first_failure: Option<Duration>,
+    /// How many queries the search had asked at that finding, that one
+    /// included (with several jobs, the fewest of any job).
+    pub first_failure_query: Option<u64>,
     /// How long it took.
     pub elapsed: Duration,
     /// The flavour the checker was asked in; its truth is the model's
@@ -178,6 +185,35 @@ impl Report {
     /// The first finding of `class`.
     pub fn first(&self, class: Class) -> Option<&Finding> {
         self.findings.iter().find(|f| f.class == class)
+    }
+
+    /// Notes a finding of `class` seen after `queries` queries, `elapsed`
+    /// into the search: the first escape, and the first finding that
+    /// fails the run (`strict` as the run's).
+    pub(crate) fn saw(&mut self, class: Class, strict: bool, queries: u64, elapsed: Duration) {
+        if class.is_escape() && self.first_escape.is_none() {
+            self.first_escape = Some(elapsed);
+            self.first_escape_query = Some(queries);
+        }
+        if class.fails(strict) && self.first_failure.is_none() {
+            self.first_failure = Some(elapsed);
+            self.first_failure_query = Some(queries);
+        }
+    }
+
+    /// Takes `other`'s first escape and first failure where they came
+    /// sooner (another job's search).
+    pub(crate) fn absorb_firsts(&mut self, other: &Report) {
+        fn least<T: Ord>(x: Option<T>, y: Option<T>) -> Option<T> {
+            match (x, y) {
+                (Some(x), Some(y)) => Some(x.min(y)),
+                (x, y) => x.or(y),
+            }
+        }
+        self.first_escape = least(self.first_escape, other.first_escape);
+        self.first_escape_query = least(self.first_escape_query, other.first_escape_query);
+        self.first_failure = least(self.first_failure, other.first_failure);
+        self.first_failure_query = least(self.first_failure_query, other.first_failure_query);
     }
 }
 
@@ -231,41 +267,12 @@ pub(crate) fn vet_jobs<C: Checker + Send>(
     checkers: &mut [C],
     options: &Options,
 ) -> Result<Report, HarnessError> {
-    let jobs = checkers.len() as u64;
-    if jobs == 0 {
-        return Err(HarnessError::Io(
-            "no checker to run: --jobs must be at least 1".to_owned(),
-        ));
-    }
     let start = Instant::now();
-    let results: Vec<Result<Searched, HarnessError>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = checkers
-            .iter_mut()
-            .enumerate()
-            .map(|(j, checker)| {
-                let j = j as u64;
-                let shard = options.shard.split(j, jobs);
-                let max_queries = options
-                    .max_queries
-                    .map(|n| n / jobs + u64::from(j < n % jobs));
-                let mut options = options.clone();
-                if j > 0 {
-                    options.progress = None;
-                }
-                scope.spawn(move || search(checker, &options, shard, max_queries, start))
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err(HarnessError::Io("a vetting job panicked".to_owned())))
-            })
-            .collect()
-    });
+    let results = in_jobs(checkers, options, |checker, options, shard, max_queries| {
+        search(checker, options, shard, max_queries, start)
+    })?;
     let mut merged: Option<Searched> = None;
-    for result in results {
-        let searched = result?;
+    for searched in results {
         match &mut merged {
             None => merged = Some(searched),
             Some(m) => m.absorb(searched),
@@ -279,6 +286,59 @@ pub(crate) fn vet_jobs<C: Checker + Send>(
     })
 }
 
+/// Runs `search` once per checker, each in its own thread, on its part
+/// of `options.shard` and of `options.max_queries` (only the first job
+/// reports progress); the results in job order.
+///
+/// # Errors
+///
+/// [`HarnessError`] when there is no checker, a job panicked, or the
+/// first error of a job.
+pub(crate) fn in_jobs<C, T, F>(
+    checkers: &mut [C],
+    options: &Options,
+    search: F,
+) -> Result<Vec<T>, HarnessError>
+where
+    C: Checker + Send,
+    T: Send,
+    F: Fn(&mut C, &Options, Shard, Option<u64>) -> Result<T, HarnessError> + Sync,
+{
+    let jobs = checkers.len() as u64;
+    if jobs == 0 {
+        return Err(HarnessError::Io(
+            "no checker to run: --jobs must be at least 1".to_owned(),
+        ));
+    }
+    let search = &search;
+    let results: Vec<Result<T, HarnessError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = checkers
+            .iter_mut()
+            .enumerate()
+            .map(|(j, checker)| {
+                let j = j as u64;
+                let shard = options.shard.split(j, jobs);
+                let max_queries = options
+                    .max_queries
+                    .map(|n| n / jobs + u64::from(j < n % jobs));
+                let mut options = options.clone();
+                if j > 0 {
+                    options.progress = None;
+                }
+                scope.spawn(move || search(checker, &options, shard, max_queries))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(HarnessError::Io("a vetting job panicked".to_owned())))
+            })
+            .collect()
+    });
+    results.into_iter().collect()
+}
+
 /// What a search found, before triage.
 struct Searched {
     ids: Ids,
@@ -290,6 +350,7 @@ impl Searched {
     /// Adds another job's search to this one.
     fn absorb(&mut self, other: Searched) {
         let (a, b) = (&mut self.report, other.report);
+        a.absorb_firsts(&b);
         a.queries += b.queries;
         a.scenarios += b.scenarios;
         for (class, n) in b.counts {
@@ -301,14 +362,6 @@ impl Searched {
             }
         }
         a.stats.absorb(b.stats);
-        a.first_escape = match (a.first_escape, b.first_escape) {
-            (Some(x), Some(y)) => Some(x.min(y)),
-            (x, y) => x.or(y),
-        };
-        a.first_escape_query = match (a.first_escape_query, b.first_escape_query) {
-            (Some(x), Some(y)) => Some(x.min(y)),
-            (x, y) => x.or(y),
-        };
         self.triage.absorb(other.triage);
     }
 }
@@ -550,10 +603,9 @@ impl Run<'_> {
                     _ => self.failing_in_a_row = 0,
                 }
                 if let Some(class) = outcome.class {
-                    if class.is_escape() && self.report.first_escape.is_none() {
-                        self.report.first_escape = Some(self.start.elapsed());
-                        self.report.first_escape_query = Some(self.report.queries);
-                    }
+                    let (queries, elapsed) = (self.report.queries, self.start.elapsed());
+                    self.report
+                        .saw(class, self.options.strict, queries, elapsed);
                     *self.report.counts.entry(class).or_insert(0) += 1;
                     // The stderr of the process that answered, now: a
                     // later case may restart the checker.

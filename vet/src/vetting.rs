@@ -26,8 +26,7 @@ pub fn vet(checker: &mut dyn Checker, options: &Options) -> Result<Report, Harne
 }
 
 /// [`vet`] with one checker process per job (all the same checker,
-/// started by the caller), each asking its own share of the scenarios; a
-/// modelled flavour's list is small, and the first checker asks it all.
+/// started by the caller), each asking its own share of the scenarios.
 ///
 /// # Errors
 ///
@@ -36,9 +35,8 @@ pub fn vet_jobs<C: Checker + Send>(
     checkers: &mut [C],
     options: &Options,
 ) -> Result<Report, HarnessError> {
-    match (options.flavour, checkers.first_mut()) {
-        (Flavour::Linux, _) => crate::run::vet_jobs(checkers, options),
-        (_, Some(first)) => crate::flavoured::vet_flavoured(first, options),
-        (_, None) => crate::run::vet_jobs(checkers, options),
+    match options.flavour {
+        Flavour::Linux => crate::run::vet_jobs(checkers, options),
+        _ => crate::flavoured::vet_flavoured_jobs(checkers, options),
     }
 }

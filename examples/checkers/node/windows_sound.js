@@ -10,14 +10,18 @@
 // then the last component's trailing dots and spaces), a verbatim `\\?\`
 // path is not, and one holding `.` or `..` is denied; a DOS device name as
 // the last component is denied; an NTFS stream belongs to the name before
-// its colon; names are compared whole, ignoring case. Whatever it cannot be
+// its colon; names are compared whole, ignoring case as NTFS does (each
+// UTF-16 code unit through its upcase table, ../ntfs-upcase.json, which is
+// not toUpperCase: the Kelvin sign, `ß`, `ı`, `ſ` stay as they are). Whatever it cannot be
 // sure of (a short name, a name before the last ending in a dot or a space)
 // it denies with a reason.
 //
 // The flawed Windows checkers beside it require() the pieces they keep sound.
 'use strict';
 
-const win32 = require('path').win32;
+const fs = require('fs');
+const pathModule = require('path');
+const win32 = pathModule.win32;
 const { serve } = require('../../../adapters/node');
 
 class Denied extends Error {}
@@ -27,12 +31,27 @@ for (const kind of ['COM', 'LPT']) for (const n of '123456789\u00b9\u00b2\u00b3'
 const REFUSED = /[<>"|?*\x00-\x1f]/;
 const SHORT = /^[^~.]{1,6}~[0-9]{1,6}(\.[^.]{0,3})?$/;
 
-/** NTFS's comparison key: each character's simple uppercase mapping. */
-const upcase = (name) =>
-  Array.from(name, (c) => {
-    const u = c.toUpperCase();
-    return Array.from(u).length === 1 ? u : c;
-  }).join('');
+/** NTFS's upcase table (../ntfs-upcase.json), as the units it changes. */
+const UPCASE = (() => {
+  const data = JSON.parse(fs.readFileSync(pathModule.join(__dirname, '../ntfs-upcase.json'), 'utf8'));
+  const table = new Map();
+  for (const [first, past, amount] of data.runs) for (let u = first; u < past; u++) table.set(u, u + amount);
+  for (const [upper, last] of data.pairs) {
+    for (let u = upper; u < last; u += 2) table.set(u + 1, (table.get(u + 1) ?? u + 1) - 1);
+  }
+  for (const [unit, up] of data.singles) table.set(unit, up);
+  return table;
+})();
+
+/** NTFS's comparison key: each UTF-16 code unit through NTFS's upcase table. */
+const upcase = (name) => {
+  let out = '';
+  for (let i = 0; i < name.length; i++) {
+    const unit = name.charCodeAt(i);
+    out += String.fromCharCode(UPCASE.get(unit) ?? unit);
+  }
+  return out;
+};
 
 /** Whether Win32 reads the component as a DOS device name. */
 const isDevice = (name) => DEVICES.has(name.split(/[.:]/, 1)[0].replace(/ +$/, '').toUpperCase());
@@ -86,9 +105,10 @@ function rootPath(uri) {
 
 /**
  * The volume and component keys of the file the path names; throws Denied.
- * `refuseDevices` false skips the device-name rule (win32_device.js's bug).
+ * `refuseDevices` false skips the device-name rule (win32_device.js's bug);
+ * `key` is how a name is compared (NTFS's upcase; win32_lowercase.js swaps it).
  */
-function location(p, refuseDevices = true) {
+function location(p, refuseDevices = true, key = upcase) {
   if (p.includes('\0')) throw new Denied('a NUL');
   const verbatim = p.startsWith('\\\\?\\') || p.startsWith('\\??\\');
   let mapsDevices = !verbatim;
@@ -134,13 +154,13 @@ function location(p, refuseDevices = true) {
     throw new Denied(`${JSON.stringify(names[names.length - 1])} is a DOS device`);
   }
   // A stream belongs to the name before its colon.
-  return { volume: upcase(drive), keys: names.map((n) => upcase(n.split(':', 1)[0])) };
+  return { volume: upcase(drive), keys: names.map((n) => key(n.split(':', 1)[0])) };
 }
 
-function inside(path, root) {
+function inside(path, root, same = (a, b) => a === b) {
   if (path.volume !== root.volume || path.keys.length < root.keys.length) return false;
   for (let i = 0; i < root.keys.length; i++) {
-    if (path.keys[i] !== root.keys[i]) {
+    if (!same(path.keys[i], root.keys[i])) {
       if (SHORT.test(path.keys[i]) || SHORT.test(root.keys[i])) {
         throw new Denied(`${path.keys[i]} may be a short name of ${root.keys[i]}, or not`);
       }
@@ -150,20 +170,23 @@ function inside(path, root) {
   return true;
 }
 
-/** The check, with `locate` reading the path (the flawed checkers swap it). */
-function checkWith(locate) {
+/**
+ * The check, with `locate` reading the path, `key` making a name's key and
+ * `same` comparing two keys (the flawed checkers swap one of them).
+ */
+function checkWith(locate, key = upcase, same = undefined) {
   return (roots, p, op) => {
     try {
       const target = locate(p);
       for (const uri of roots) {
         let root;
         try {
-          root = location(rootPath(uri));
+          root = location(rootPath(uri), true, key);
         } catch (e) {
           if (e instanceof Denied) continue;
           throw e;
         }
-        if (inside(target, root)) return { allowed: true, reason: `beneath ${uri}` };
+        if (inside(target, root, same)) return { allowed: true, reason: `beneath ${uri}` };
       }
       return { allowed: false, reason: 'beneath no root' };
     } catch (e) {

@@ -11,8 +11,10 @@ docs/semantics.md section 5 ("macOS"):
   and `/private/etc`, followed before any `..` after them, so
   `/tmp/../x` is `/private/x`;
 * names are compared as APFS does by default: insensitive to case and to
-  Unicode normalization (each name lowercased and canonically decomposed,
-  NFD), so `Café` in NFC, in NFD and `CAFÉ` are one name;
+  Unicode normalization (each name canonically decomposed, NFD, case
+  folded and decomposed again), so `Café` in NFC, in NFD and `CAFÉ` are
+  one name, and so are `straße` and `STRASSE`; compatibility forms are
+  not folded (`ｐroj` is not `proj`);
 * containment is by whole components.
 
 The model it follows is lexical (there is no Mac here to ask): a real
@@ -32,8 +34,8 @@ class Denied(Exception):
 
 
 def key(name: str) -> str:
-    """APFS's comparison key: lowercase, canonically decomposed."""
-    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", name).lower())
+    """APFS's comparison key: NFD, case folded, NFD again."""
+    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", name).casefold())
 
 
 def components(text: str) -> list[str]:

@@ -22,14 +22,18 @@ docs/semantics.md section 5 ("Windows"):
   to the name before its colon, so each component is judged up to its
   first `:`;
 * names are compared whole, component by component, ignoring case as NTFS
-  does (simple uppercase mapping, one character to one), and a volume must
-  be the same drive or the same server and share.
+  does: each UTF-16 code unit through NTFS's upcase table
+  (../ntfs-upcase.json), which is not Unicode's upper case (the Kelvin
+  sign, `ß`, `ı`, `ſ` stay as they are; nothing beyond U+FFFF is
+  upcased); and a volume must be the same drive or the same server and
+  share.
 
 Whatever it cannot be sure of (a short name `PROJEC~1` where the root has a
 long name, a name before the last ending in a dot or a space, a character
 NTFS refuses) it denies with a reason.
 """
 
+import json
 import ntpath
 import os
 import re
@@ -49,13 +53,35 @@ _REFUSED = set('<>"|?*') | {chr(c) for c in range(32)}
 _SHORT = re.compile(r"^[^~.]{1,6}~[0-9]{1,6}(\.[^.]{0,3})?$")
 
 
+
+
+def _upcase_table() -> dict[int, int]:
+    """NTFS's upcase table (../ntfs-upcase.json), as the units it changes."""
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "../ntfs-upcase.json")) as f:
+        data = json.load(f)
+    table: dict[int, int] = {}
+    for first, past, amount in data["runs"]:
+        for unit in range(first, past):
+            table[unit] = unit + amount
+    for upper, last in data["pairs"]:
+        for unit in range(upper, last, 2):
+            table[unit + 1] = table.get(unit + 1, unit + 1) - 1
+    for unit, up in data["singles"]:
+        table[unit] = up
+    return table
+
+
+_UPCASE = _upcase_table()
+
+
 class Denied(Exception):
     """The path is not judged inside: why, for the reason string."""
 
 
 def upcase(name: str) -> str:
-    """NTFS's comparison key: each character's simple uppercase mapping."""
-    return "".join(u if len(u := c.upper()) == 1 else c for c in name)
+    """NTFS's comparison key: each character through NTFS's upcase table
+    (a character beyond U+FFFF is two UTF-16 units, which it leaves)."""
+    return "".join(chr(_UPCASE.get(ord(c), ord(c))) for c in name)
 
 
 def is_device(name: str) -> bool:

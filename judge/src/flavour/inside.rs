@@ -6,10 +6,9 @@
 use std::fmt;
 
 use super::kind::{Flavour, TruthSource};
-use super::macos;
-use super::windows::{self, NameMatch, Target};
 use crate::oracle::LexicalModel;
 use crate::Truth;
+use rootguard::lexical::{Flavour as CoreFlavour, FlavouredAnswer, FlavouredRoots};
 
 /// A verdict of the lexical model for one flavour.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -101,80 +100,49 @@ fn linux<S: AsRef<str>>(roots: &[S], path: &[u8]) -> FlavourVerdict {
 }
 
 fn on_windows<S: AsRef<str>>(roots: &[S], path: &[u8]) -> FlavourVerdict {
-    let f = Flavour::Windows;
-    let either = |why: String| verdict(f, Truth::Either, None, why);
-    let Ok(text) = std::str::from_utf8(path) else {
-        return either("not UTF-8: no Windows name (UTF-16) spells it".to_owned());
-    };
-    if text.contains('\0') {
-        return either("a NUL: no system call takes it".to_owned());
-    }
-    let location = match windows::target(text) {
-        Target::Location(l) => l,
-        Target::Device(d) => {
-            let why = format!("Win32 opens the device {d}, beneath no root");
-            return verdict(f, Truth::Outside, None, why);
-        }
-        Target::NeedsCwd => {
-            return either(
-                "relative, rooted or drive-relative: it depends on a current directory".to_owned(),
-            )
-        }
-        Target::Invalid(why) => return either(format!("no file system takes it: {why}")),
-    };
-    let mut maybe = None;
-    for (i, root) in roots.iter().enumerate() {
-        let Ok(root_path) = windows::path_from_file_uri(root.as_ref()) else {
-            continue;
-        };
-        let Target::Location(root_location) = windows::target(&root_path) else {
-            continue;
-        };
-        match windows::contains(&root_location, &location) {
-            NameMatch::Same => {
-                let why = format!("beneath root {i} ({root_path}), names compared as NTFS does");
-                return verdict(f, Truth::Inside, Some(i), why);
-            }
-            NameMatch::Maybe => {
-                maybe.get_or_insert((i, root_path));
-            }
-            NameMatch::Different => {}
-        }
-    }
-    match maybe {
-        Some((i, root)) => either(format!(
-            "may be beneath root {i} ({root}): a short name, a trailing dot or space, or another \
-             spelling of the volume may alias it, and the model has no tree to tell"
-        )),
-        None => verdict(
-            f,
-            Truth::Outside,
-            None,
-            "beneath no root, names compared as NTFS does".to_owned(),
-        ),
-    }
+    by_core(CoreFlavour::Windows, roots, path, "NTFS")
 }
 
 fn on_macos<S: AsRef<str>>(roots: &[S], path: &[u8]) -> FlavourVerdict {
-    let f = Flavour::MacOs;
-    let names = match macos::components(path) {
-        Ok(names) => names,
-        Err(why) => return verdict(f, Truth::Either, None, format!("no target: {why:?}")),
+    by_core(CoreFlavour::MacOs, roots, path, "APFS")
+}
+
+/// The verdict of core's lexical rules for `flavour`, explained.
+fn by_core<S: AsRef<str>>(
+    core: CoreFlavour,
+    roots: &[S],
+    path: &[u8],
+    names: &str,
+) -> FlavourVerdict {
+    let f = match core {
+        CoreFlavour::Windows => Flavour::Windows,
+        CoreFlavour::MacOs => Flavour::MacOs,
     };
-    for (i, root) in roots.iter().enumerate() {
-        if let Ok(root_names) = macos::root_components(root.as_ref()) {
-            if macos::contains(&root_names, &names) {
-                let why = format!("beneath root {i}, names compared as APFS does (case and Unicode normalization ignored)");
-                return verdict(f, Truth::Inside, Some(i), why);
-            }
-        }
+    let roots = FlavouredRoots::new(core, roots.iter().map(AsRef::as_ref));
+    match roots.inside(path) {
+        FlavouredAnswer::Inside(id) => verdict(
+            f,
+            Truth::Inside,
+            Some(id.index()),
+            format!(
+                "beneath root {}, names compared as {names} does",
+                id.index()
+            ),
+        ),
+        FlavouredAnswer::Outside => verdict(
+            f,
+            Truth::Outside,
+            None,
+            format!("beneath no root, names compared as {names} does"),
+        ),
+        FlavouredAnswer::Device(d) => verdict(
+            f,
+            Truth::Outside,
+            None,
+            format!("Win32 opens the device {d}, beneath no root"),
+        ),
+        FlavouredAnswer::Unsure(why) => verdict(f, Truth::Either, None, why.to_string()),
     }
-    verdict(
-        f,
-        Truth::Outside,
-        None,
-        "beneath no root, names compared as APFS does".to_owned(),
-    )
 }
 
 #[cfg(test)]

@@ -4,8 +4,12 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// A platform's path semantics.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+use serde::{Deserialize, Serialize};
+
+/// A platform's path semantics. In scenario files and requests it is
+/// spelled `"linux"`, `"windows"`, `"macos"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Flavour {
     /// Linux: semantics.md as it stands; the kernel has the last word.
     #[default]
@@ -36,6 +40,12 @@ impl Flavour {
             Flavour::Windows => "windows",
             Flavour::MacOs => "macos",
         }
+    }
+
+    /// Whether it is [`Flavour::Linux`] (what a scenario file without a
+    /// `flavor` is).
+    pub fn is_linux(&self) -> bool {
+        *self == Flavour::Linux
     }
 
     /// Where the judge's truth for this flavour comes from: the kernel on

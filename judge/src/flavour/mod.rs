@@ -1,11 +1,13 @@
 //! Flavours: whose path semantics a verdict follows. [`Flavour::Linux`] is
 //! semantics.md as it stands, judged by the kernel. [`Flavour::Windows`]
 //! and [`Flavour::MacOs`] are models (there is no such kernel here to
-//! ask): their rules are pure functions in [`windows`] and [`macos`], and
-//! every verdict built on them says its truth is the model's
-//! ([`TruthSource::Model`]). semantics.md, "Other flavours", states the
-//! rules; `tests/vectors/` anchors them to other projects' own test
-//! vectors.
+//! ask): their rules are core's lexical rules for those platforms
+//! (`rootguard::lexical::{windows, macos}`, feature `flavours`,
+//! re-exported here as [`windows`] and [`macos`]), the one place they are
+//! written, and every verdict built on them says its truth is the
+//! model's ([`TruthSource::Model`]). semantics.md, "Other flavours",
+//! states the rules; `tests/vectors/` anchors them to other projects' own
+//! test vectors (docs/design/flavours.md says why the rules live in core).
 //!
 //! # Examples
 //!
@@ -20,8 +22,8 @@
 
 mod inside;
 mod kind;
-pub mod macos;
-pub mod windows;
+
+pub use rootguard::lexical::{macos, windows};
 
 pub use inside::{inside, FlavourVerdict};
 pub use kind::{Flavour, TruthSource, UnknownFlavour};

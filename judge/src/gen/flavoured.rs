@@ -10,6 +10,8 @@
 //! (`ntfs-stream`, `dos-device`, `sibling-prefix`, ...), so that a defect
 //! it shows is named by the feature that makes it hostile.
 
+use super::file_uri;
+use super::folds::{fold_pairs, FoldPair, Image};
 use crate::flavour::Flavour;
 use crate::Op;
 
@@ -272,7 +274,97 @@ fn windows() -> Vec<FlavourCase> {
             out.push(case(&family, &[root], path, Op::Read, &["root-respelled"]));
         }
     }
+    out.extend(folded(Flavour::Windows));
     out
+}
+
+/// The drive and directory the fold cases' roots and paths are beneath,
+/// in the flavour's spelling and as a URI path.
+fn fold_base(flavour: Flavour) -> (&'static str, &'static str, char) {
+    match flavour {
+        Flavour::Windows => (r"C:\", "/C:/", '\\'),
+        _ => ("/Users/me/", "/Users/me/", '/'),
+    }
+}
+
+/// The cases of [`fold_pairs`]: for a character whose image is a piece of
+/// a name, the root `pro{image}j` and the path `pro{char}j\secret.txt`,
+/// and the reverse (a checker may fold only the path, or only the roots);
+/// for one whose image is a step of a path, a path that leaves the root
+/// as the file system reads it and enters it as the fold does
+/// (`C:\other\‥\proj\secret.txt`, `C:\other／..／proj／secret.txt`,
+/// `C:\proj：x`). Asked one fold after another in turn (the first
+/// character of each fold, then the second of each), so that every fold
+/// is asked within its first few queries whatever the list's length.
+fn folded(flavour: Flavour) -> Vec<FlavourCase> {
+    let mark: &'static str = if flavour == Flavour::Windows {
+        "ntfs-fold"
+    } else {
+        "apfs-fold"
+    };
+    let mut streams: Vec<Vec<&FoldPair>> = Vec::new();
+    for fold in super::Fold::ALL {
+        streams.push(
+            fold_pairs(flavour)
+                .iter()
+                .filter(|p| p.fold == fold && p.kind == Image::Name)
+                .collect(),
+        );
+    }
+    streams.push(
+        fold_pairs(flavour)
+            .iter()
+            .filter(|p| p.kind == Image::Step)
+            .collect(),
+    );
+    let longest = streams.iter().map(Vec::len).max().unwrap_or(0);
+    let mut out = Vec::new();
+    for at in 0..longest {
+        for pair in streams.iter().filter_map(|s| s.get(at)) {
+            out.extend(fold_cases(flavour, pair, mark));
+        }
+    }
+    out
+}
+
+fn fold_cases(flavour: Flavour, pair: &FoldPair, mark: &'static str) -> Vec<FlavourCase> {
+    let (base, uri_base, sep) = fold_base(flavour);
+    let family = format!("fold-{}", pair.fold.name());
+    let c = pair.from;
+    let image = pair.image.as_str();
+    let root_of = |name: &str| file_uri(format!("{uri_base}{name}").as_bytes());
+    match pair.kind {
+        Image::Name => [
+            (image.to_owned(), c.to_string()),
+            (c.to_string(), image.to_owned()),
+        ]
+        .into_iter()
+        .map(|(in_root, in_path)| {
+            let root = root_of(&format!("pro{in_root}j"));
+            let path = format!("{base}pro{in_path}j{sep}secret.txt");
+            let mut case = case(&family, &[root.as_str()], &path, Op::Read, &[mark]);
+            // Many characters share an image: the character names the case.
+            case.name = format!("{family}/U+{:04X}/{path}/{}", u32::from(c), case.op);
+            case
+        })
+        .collect(),
+        Image::Step => {
+            let root = root_of("proj");
+            let path = match image {
+                ".." => format!("{base}other{sep}{c}{sep}proj{sep}secret.txt"),
+                "." => format!("{base}other{sep}{c}{c}{sep}proj{sep}secret.txt"),
+                ":" => format!("{base}proj{c}x"),
+                _ => format!("{base}other{c}..{c}proj{c}secret.txt"),
+            };
+            vec![case(
+                "fold-step",
+                &[root.as_str()],
+                &path,
+                Op::Read,
+                &[mark],
+            )]
+        }
+    }
 }
 
 /// The root's name `proj` is asked as `Café`: its case and normalization
@@ -374,7 +466,110 @@ fn macos() -> Vec<FlavourCase> {
             }
         }
     }
+    out.extend(folded(Flavour::MacOs));
     out
+}
+
+/// The hostile features a flavoured query holds, read off its text: what
+/// the systematic list labels its cases with ([`FlavourCase::marks`]), for
+/// a query the list did not make (one read from a scenario file by
+/// `replay`). Each is named in the words of the triage crate's features.
+///
+/// # Examples
+///
+/// ```
+/// use rootguard_judge::flavour::Flavour;
+/// use rootguard_judge::gen::marks_of;
+///
+/// let roots = ["file:///C:/proj".to_owned()];
+/// assert_eq!(marks_of(Flavour::Windows, &roots, r"C:\proj\CON"), ["dos-device"]);
+/// assert_eq!(marks_of(Flavour::Windows, &roots, r"C:\proj2\x"), ["sibling-prefix"]);
+/// assert!(marks_of(Flavour::Windows, &roots, "C:\\pro\u{212a}j").contains(&"ntfs-fold"));
+/// ```
+pub fn marks_of(flavour: Flavour, roots: &[String], path: &str) -> Vec<&'static str> {
+    use crate::flavour::{macos, windows};
+    let mut marks = Vec::new();
+    let mut mark = |m: &'static str, on: bool| {
+        if on && !marks.contains(&m) {
+            marks.push(m);
+        }
+    };
+    let folds = |c: char| fold_pairs(flavour).iter().any(|p| p.from == c);
+    match flavour {
+        Flavour::Linux => {}
+        Flavour::Windows => {
+            let split = windows::split(path);
+            let names: Vec<&str> = split
+                .rest
+                .split(['\\', '/'])
+                .filter(|n| !n.is_empty())
+                .collect();
+            mark(
+                "win-prefix",
+                split
+                    .prefix
+                    .as_ref()
+                    .is_some_and(|p| !matches!(p, windows::Prefix::Drive(_))),
+            );
+            mark("drive-relative", !windows::is_absolute(path));
+            mark("dotdot", names.contains(&".."));
+            mark("ntfs-stream", names.iter().any(|n| n.contains(':')));
+            mark(
+                "dos-device",
+                names.iter().any(|n| windows::dos_device(n).is_some()),
+            );
+            mark(
+                "win32-strip",
+                names
+                    .iter()
+                    .any(|n| *n != "." && *n != ".." && n.ends_with(['.', ' '])),
+            );
+            mark(
+                "short-name",
+                names.iter().any(|n| windows::short_name_stem(n).is_some()),
+            );
+            mark("ntfs-fold", path.chars().any(folds));
+            for root in roots {
+                let Ok(root) = windows::path_from_file_uri(root) else {
+                    continue;
+                };
+                let (r, p) = (windows::upcase(&root), windows::upcase(path));
+                let sibling = p.len() > r.len()
+                    && p.starts_with(&r)
+                    && !p[r.len()..].starts_with(['\\', '/', ':']);
+                mark("sibling-prefix", sibling);
+                mark("ntfs-case", p.starts_with(&r) && !path.starts_with(&root));
+            }
+        }
+        Flavour::MacOs => {
+            let names: Vec<&str> = path.split('/').filter(|n| !n.is_empty()).collect();
+            mark(
+                "private-link",
+                names.first().is_some_and(|n| {
+                    ["tmp", "var", "etc", "private"]
+                        .iter()
+                        .any(|l| macos::same_name(l, n))
+                }),
+            );
+            mark("dotdot", names.contains(&".."));
+            mark("apfs-fold", path.chars().any(folds));
+            for root in roots {
+                let Ok(root) = macos::root_components(root) else {
+                    continue;
+                };
+                let joined = format!("/{}", root.join("/"));
+                let text_beneath = path.starts_with(&joined);
+                let sibling = path.len() > joined.len()
+                    && text_beneath
+                    && !path[joined.len()..].starts_with('/');
+                mark("sibling-prefix", sibling);
+                let names_beneath =
+                    macos::components(path.as_bytes()).is_ok_and(|p| macos::contains(&root, &p));
+                mark("apfs-name", names_beneath && !text_beneath);
+            }
+        }
+    }
+    marks
 }
 
 /// `case` spelled another way, as `draw` picks: its separators mixed, a

@@ -35,7 +35,10 @@
 //!   walking boundary ladders ([`LADDER`]);
 //! - [`systematic`]: one bounded list, the same at every seed, of root-URI
 //!   rules broken alone, names derived from the root's, and hostile link
-//!   targets; drivers ask it before anything else generated.
+//!   targets; drivers ask it before anything else generated;
+//! - [`flavoured_cases`]: the same for the modelled flavours (Windows and
+//!   macOS), with [`fold_pairs`], every character a checker's fold (lower
+//!   case, case folding, NFKC) takes for another than the file system does.
 //!
 //! # Examples
 //!
@@ -50,6 +53,7 @@
 
 mod features;
 mod flavoured;
+mod folds;
 mod generator;
 mod names;
 mod paths;
@@ -62,8 +66,9 @@ mod uris;
 
 pub use features::{combination, covering_array, Feature, Triple, FEATURES, LADDER};
 pub use flavoured::{
-    flavoured_cases, respelled, FlavourCase, MACOS_ROOT, WINDOWS_ROOT, WINDOWS_UNC_ROOT,
+    flavoured_cases, marks_of, respelled, FlavourCase, MACOS_ROOT, WINDOWS_ROOT, WINDOWS_UNC_ROOT,
 };
+pub use folds::{fold_pairs, Fold, FoldPair, Image};
 pub use generator::Generator;
 pub use names::{entry_name, NameSpec, Variant, FIRST_NOT_UTF8, HOSTILE_ALPHABET, NAMES};
 pub use paths::{Pad, PadUnit, PathSpec, Separator, Start, Trailing};

@@ -15,6 +15,14 @@ pub enum ScenarioError {
         /// The version found.
         found: u64,
     },
+    /// A scenario of a Windows or macOS document has a tree: those
+    /// flavours are modelled, and nothing is materialized.
+    FlavouredTree {
+        /// The scenario's name.
+        scenario: String,
+        /// The document's flavour.
+        flavour: crate::flavour::Flavour,
+    },
     /// Two scenarios share a name.
     DuplicateName {
         /// The shared name.
@@ -113,6 +121,10 @@ impl fmt::Display for ScenarioError {
             ScenarioError::DuplicateName { name, first, second } => write!(
                 f,
                 "scenarios {first} and {second} are both named {name:?}; give each scenario a unique name"
+            ),
+            ScenarioError::FlavouredTree { scenario, flavour } => write!(
+                f,
+                "scenario {scenario:?} has a tree, but the document's flavor is {flavour}, which is modelled and never materialized; leave its tree empty"
             ),
             ScenarioError::Entry { scenario, index, path, error } => {
                 write!(f, "scenario {scenario:?}, tree entry {index} ({path:?}): {error}")

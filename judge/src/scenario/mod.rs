@@ -39,6 +39,15 @@ pub const FORMAT_VERSION: u64 = 1;
 pub struct Document {
     /// The format version; must be [`FORMAT_VERSION`].
     pub version: u64,
+    /// Whose path semantics the scenarios are spelled in (`"flavor"`):
+    /// absent (Linux, materialized and judged by the kernel) or
+    /// `"windows"`, `"macos"` (no tree; judged by the flavour's model).
+    #[serde(
+        default,
+        rename = "flavor",
+        skip_serializing_if = "crate::flavour::Flavour::is_linux"
+    )]
+    pub flavour: crate::flavour::Flavour,
     /// The scenarios, with names unique within the document.
     pub scenarios: Vec<Scenario>,
 }
@@ -121,6 +130,15 @@ impl std::fmt::Display for Expect {
 }
 
 impl Document {
+    /// A Linux document of the current version holding `scenarios`.
+    pub fn new(scenarios: Vec<Scenario>) -> Document {
+        Document {
+            version: FORMAT_VERSION,
+            flavour: crate::flavour::Flavour::Linux,
+            scenarios,
+        }
+    }
+
     /// Parses a JSON document and validates it.
     ///
     /// # Errors

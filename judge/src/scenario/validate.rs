@@ -24,7 +24,16 @@ pub(crate) fn validate_document(doc: &Document) -> Result<(), ScenarioError> {
             });
         }
         seen.insert(&scenario.name, index);
-        scenario.validate()?;
+        if doc.flavour.is_linux() {
+            scenario.validate()?;
+        } else if !scenario.tree.is_empty() {
+            // A modelled flavour's paths are its own (`C:\x`); only the tree
+            // would be Linux's, and there is none.
+            return Err(ScenarioError::FlavouredTree {
+                scenario: scenario.name.clone(),
+                flavour: doc.flavour,
+            });
+        }
     }
     Ok(())
 }

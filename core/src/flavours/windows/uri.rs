@@ -116,7 +116,7 @@ fn starts_with_drive(path: &str) -> bool {
 /// # Examples
 ///
 /// ```
-/// use rootguard_judge::flavour::windows::path_from_file_uri;
+/// use rootguard::lexical::windows::path_from_file_uri;
 /// assert_eq!(path_from_file_uri("file:///C:/x").as_deref(), Ok(r"C:\x"));
 /// assert_eq!(path_from_file_uri("file:///c%3A/x/../y").as_deref(), Ok(r"c:\y"));
 /// assert_eq!(path_from_file_uri("file://server/share/x").as_deref(), Ok(r"\\server\share\x"));

@@ -155,7 +155,7 @@ fn starts_with_unc(body: &str, sep: fn(char) -> bool) -> bool {
 /// # Examples
 ///
 /// ```
-/// use rootguard_judge::flavour::windows::{split, Prefix};
+/// use rootguard::lexical::windows::{split, Prefix};
 /// let s = split(r"C:\Users\u");
 /// assert_eq!((s.prefix_text, s.root, s.rest), ("C:", "\\", "Users\\u"));
 /// let s = split("//server/share/x");
@@ -247,7 +247,7 @@ fn device_prefix(
 /// # Examples
 ///
 /// ```
-/// use rootguard_judge::flavour::windows::is_absolute;
+/// use rootguard::lexical::windows::is_absolute;
 /// assert!(is_absolute(r"C:\x") && is_absolute("//server/share") && is_absolute(r"\\.\COM1"));
 /// assert!(!is_absolute(r"\x") && !is_absolute("C:x") && !is_absolute("C:"));
 /// ```
@@ -276,7 +276,7 @@ pub fn split_root(path: &str) -> (&str, &str, &str) {
 /// # Examples
 ///
 /// ```
-/// use rootguard_judge::flavour::windows::components;
+/// use rootguard::lexical::windows::components;
 /// assert_eq!(components(r"\\server\share"), [r"\\server\share", "\\"]);
 /// assert_eq!(components("c:/a/./b/../c"), ["c:", "\\", "a", "b", "..", "c"]);
 /// assert_eq!(components(r"\\?\C:/a"), [r"\\?\C:/a"]);

@@ -4,27 +4,36 @@
 //! `/private`. No macOS kernel is asked; every verdict built on these
 //! functions is the model's.
 
+use icu_casemap::CaseMapper;
 use unicode_normalization::UnicodeNormalization;
 
-use crate::oracle::{parse_root_uri, RootUriError};
+use std::os::unix::ffi::OsStrExt;
+
+use crate::uri::{RootUri, UriError};
 
 /// The top-level names that are links into `/private` on macOS.
 pub const PRIVATE_LINKS: [&str; 3] = ["tmp", "var", "etc"];
 
-/// The name APFS compares by default: the canonical decomposition (NFD)
-/// of the name's lowercase mapping, so that `Café` (NFC), `CAFÉ` and
-/// `cafe` + U+0301 are one name. Unicode lowercase mapping stands in for
-/// APFS's case folding.
+/// The name APFS compares by default: the name canonically decomposed
+/// (NFD), case folded (Unicode's full case folding) and decomposed again,
+/// Unicode's canonical caseless match, so that `Café` (NFC), `CAFÉ` and
+/// `cafe` + U+0301 are one name, and so are `straße` and `STRASSE`. APFS
+/// hashes names with a table of NFD and case folding combined; the model
+/// takes Unicode's current tables for it.
 ///
 /// # Examples
 ///
 /// ```
-/// use rootguard_judge::flavour::macos::name_key;
+/// use rootguard::lexical::macos::name_key;
 /// assert_eq!(name_key("Caf\u{e9}"), name_key("CAFE\u{301}"));
 /// assert_ne!(name_key("cafe"), name_key("caf\u{e9}"));
+/// assert_eq!(name_key("stra\u{df}e"), name_key("STRASSE"));
+/// assert_eq!(name_key("wor\u{212a}"), name_key("work")); // the Kelvin sign
+/// assert_ne!(name_key("\u{ff50}roj"), name_key("proj")); // fullwidth: compatibility, not canonical
 /// ```
 pub fn name_key(name: &str) -> String {
-    name.nfd().flat_map(char::to_lowercase).nfd().collect()
+    let decomposed: String = name.nfd().collect();
+    CaseMapper::new().fold_string(&decomposed).nfd().collect()
 }
 
 /// Whether two names are one name on APFS's default volumes.
@@ -56,7 +65,7 @@ pub enum MacPathError {
 /// # Examples
 ///
 /// ```
-/// use rootguard_judge::flavour::macos::components;
+/// use rootguard::lexical::macos::components;
 /// assert_eq!(components(b"/TMP/a").unwrap(), ["private", "TMP", "a"]);
 /// assert_eq!(components(b"/tmp/../x").unwrap(), ["private", "x"]);
 /// assert_eq!(components(b"/private/./var//y/").unwrap(), ["private", "var", "y"]);
@@ -91,7 +100,7 @@ pub fn components(path: &[u8]) -> Result<Vec<String>, MacPathError> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum MacRootError {
     /// The URI breaks a rule of semantics.md section 1.
-    Uri(RootUriError),
+    Uri(UriError),
     /// Its path is not UTF-8.
     NotUtf8,
 }
@@ -103,8 +112,8 @@ pub enum MacRootError {
 ///
 /// [`MacRootError`] for an invalid URI or a path that is not UTF-8.
 pub fn root_components(uri: &str) -> Result<Vec<String>, MacRootError> {
-    let path = parse_root_uri(uri).map_err(MacRootError::Uri)?;
-    components(&path).map_err(|_| MacRootError::NotUtf8)
+    let path = RootUri::parse(uri).map_err(MacRootError::Uri)?.into_path();
+    components(path.as_os_str().as_bytes()).map_err(|_| MacRootError::NotUtf8)
 }
 
 /// Whether the components `path` are at or beneath `root`, names compared

@@ -18,7 +18,7 @@ mod prefix;
 mod target;
 mod uri;
 
-pub use name::{compare_names, same_name, short_name_stem, upcase, NameMatch};
+pub use name::{compare_names, same_name, short_name_stem, upcase, upcase_table, NameMatch};
 pub use normalize::{
     dos_device, full_path, is_local, is_reserved, join, normalize, resolve, spelling, NeedsContext,
 };

@@ -18,7 +18,7 @@ const DEVICE_NAMES: [&str; 6] = ["CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"
 /// # Examples
 ///
 /// ```
-/// use rootguard_judge::flavour::windows::dos_device;
+/// use rootguard::lexical::windows::dos_device;
 /// assert_eq!(dos_device("nul.txt"), Some("nul"));
 /// assert_eq!(dos_device("COM\u{b9} .log"), Some("COM\u{b9}"));
 /// assert_eq!(dos_device("COM10"), None);
@@ -76,7 +76,7 @@ fn collapse(path: &str) -> String {
 /// # Examples
 ///
 /// ```
-/// use rootguard_judge::flavour::windows::normalize;
+/// use rootguard::lexical::windows::normalize;
 /// assert_eq!(normalize("C:/a/./b/../c/"), r"C:\a\c");
 /// assert_eq!(normalize(r"C:..\..\x"), r"C:..\..\x");
 /// assert_eq!(normalize("//server/share/../x"), r"\\server\share\x");
@@ -158,7 +158,7 @@ pub enum NeedsContext {
 /// # Examples
 ///
 /// ```
-/// use rootguard_judge::flavour::windows::full_path;
+/// use rootguard::lexical::windows::full_path;
 /// assert_eq!(full_path("C:/spam. . .").as_deref(), Ok(r"C:\spam"));
 /// assert_eq!(full_path(r"C:\proj\NUL.txt").as_deref(), Ok(r"\\.\NUL"));
 /// assert_eq!(full_path("//spam//eggs. . .").as_deref(), Ok(r"\\spam\eggs"));
@@ -204,7 +204,7 @@ fn device_anywhere(path: &str) -> Option<String> {
 /// # Examples
 ///
 /// ```
-/// use rootguard_judge::flavour::windows::is_reserved;
+/// use rootguard::lexical::windows::is_reserved;
 /// assert!(is_reserved("c:/NUL/bar") && is_reserved("foo.") && is_reserved("foo:bar"));
 /// assert!(!is_reserved("c:/bar.com9") && !is_reserved("//./NUL"));
 /// ```
@@ -228,7 +228,7 @@ pub fn is_reserved(path: &str) -> bool {
 /// # Examples
 ///
 /// ```
-/// use rootguard_judge::flavour::windows::is_local;
+/// use rootguard::lexical::windows::is_local;
 /// assert!(is_local("a/../b") && is_local("dollar$"));
 /// assert!(!is_local("") && !is_local("../a") && !is_local("C:a") && !is_local("x/nul.txt"));
 /// ```
@@ -260,7 +260,7 @@ pub fn is_local(path: &str) -> bool {
 /// # Examples
 ///
 /// ```
-/// use rootguard_judge::flavour::windows::join;
+/// use rootguard::lexical::windows::join;
 /// assert_eq!(join(&["c:/a", "b", r"\c"]), r"c:\c");
 /// assert_eq!(join(&["a", "Z:b", "c"]), r"Z:b\c");
 /// ```
@@ -311,7 +311,7 @@ pub fn join(parts: &[&str]) -> String {
 /// # Examples
 ///
 /// ```
-/// use rootguard_judge::flavour::windows::resolve;
+/// use rootguard::lexical::windows::resolve;
 /// assert_eq!(resolve(r"C:\cwd", &["..", "x"]), r"C:\x");
 /// assert_eq!(resolve(r"C:\cwd", &["d:x"]), r"d:\x");
 /// ```
@@ -337,7 +337,7 @@ pub fn resolve(cwd: &str, parts: &[&str]) -> String {
 /// # Examples
 ///
 /// ```
-/// use rootguard_judge::flavour::windows::spelling;
+/// use rootguard::lexical::windows::spelling;
 /// assert_eq!(spelling(r"bar\"), "bar");
 /// assert_eq!(spelling("C:."), "C:");
 /// assert_eq!(spelling(r"\\server\share"), r"\\server\share\");

@@ -121,7 +121,7 @@ fn readings(name: &str, last: bool, verbatim: bool) -> Vec<String> {
 /// # Examples
 ///
 /// ```
-/// use rootguard_judge::flavour::windows::{target, Target, Volume};
+/// use rootguard::lexical::windows::{target, Target, Volume};
 /// let Target::Location(l) = target(r"c:\Proj\notes.txt:secret") else { panic!() };
 /// assert_eq!(l.volume, Volume::Drive('C'));
 /// assert_eq!(l.components[1].readings, ["notes.txt"]);
@@ -271,7 +271,7 @@ pub fn contains(root: &Location, location: &Location) -> NameMatch {
 /// # Examples
 ///
 /// ```
-/// use rootguard_judge::flavour::windows::lexically_contains;
+/// use rootguard::lexical::windows::lexically_contains;
 /// assert_eq!(lexically_contains(r"C:\Proj", "c:/proj/src"), Some(true));
 /// assert_eq!(lexically_contains(r"C:\proj", r"C:\proj2"), Some(false));
 /// assert_eq!(lexically_contains(r"C:\proj", r"D:\proj"), Some(false));
