@@ -396,6 +396,17 @@ const RULES: &[Rule] = &[
         diagnosis: "The checker matches the path against the roots as a pattern (`fnmatch`, `glob`, a regular expression built from the path, `minimatch`), so a name such as `[p]roject`, `pro*` or `projec?` matches the root `project`, while the kernel takes every byte literally and opens the sibling of that name. It judges one path while the operation uses another.",
         fix: "Compare whole path components as exact bytes; never pass a path (or a root) through a pattern matcher. If patterns are a feature, escape every metacharacter of the path first.",
     },
+    // Before the chain: a budget shows as a chain too long, and a
+    // minimal scenario holds many links only when it needs them.
+    Rule {
+        families: EO,
+        needs: &[Feature::ManyLinks],
+        id: "RG-LINK-BUDGET",
+        class: Class::PathEscape,
+        title: "a path through many links is judged as text",
+        diagnosis: "The checker follows only so many links in one path (8, 12, 16 and 32 are all found in the wild, where Linux follows 40) and, past that budget, stops resolving and judges the rest of the path as text (or with the links it did not follow left in) instead of failing: a chain of links, or one link named again and again, that ends outside passes for a path inside, and one that ends inside may be refused. One link, the same target, is judged right.",
+        fix: "Follow links as the kernel does (40 in one resolution on Linux), or let the kernel resolve the path (`realpath`, `openat2(RESOLVE_BENEATH)`); when resolution fails (ELOOP), refuse: never fall back to a lexical verdict.",
+    },
     Rule {
         families: EO,
         needs: &[Feature::LinkChain],
@@ -807,6 +818,16 @@ mod tests {
                 Class::PathEscape,
                 &[Feature::Link, Feature::LinkChain, Feature::FinalLink],
                 "RG-LINK-CHAIN",
+            ),
+            (
+                Class::PathEscape,
+                &[Feature::Link, Feature::LinkChain, Feature::ManyLinks],
+                "RG-LINK-BUDGET",
+            ),
+            (
+                Class::PathEscape,
+                &[Feature::Link, Feature::DotDot, Feature::ManyLinks],
+                "RG-LINK-BUDGET",
             ),
             (
                 Class::PathEscape,

@@ -61,7 +61,7 @@ mod simplicity;
 mod vary;
 
 pub use class::{Channel, Class};
-pub use feature::{Feature, RootRule, LONG_PATH};
+pub use feature::{Feature, RootRule, LONG_PATH, MANY_LINKS};
 pub use probe::{probe, unprobed, FeatureProbe, Identity, Need, Probe, Signature};
 pub use shrink::{
     candidates, shrink, shrink_found, Budget, Found, Seen, Shrunk, Steps, MAX_ATTEMPTS,

@@ -12,7 +12,8 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use rootguard_judge::oracle::{
-    self, parse_root_uri, realpath, write_target, ModelFs, NodeKind, Outside,
+    self, parse_root_uri, realpath, resolve_read, resolve_write, write_target, ModelFs, NodeKind,
+    Outside,
 };
 use rootguard_judge::strategies::file_uri;
 use rootguard_judge::{
@@ -20,7 +21,7 @@ use rootguard_judge::{
 };
 use unicode_normalization::UnicodeNormalization;
 
-use crate::feature::{Feature, RootRule, LONG_PATH};
+use crate::feature::{Feature, RootRule, LONG_PATH, MANY_LINKS};
 
 /// The made-up parent of the temp dir, the temp dir, and the base the model
 /// lays trees out in, as a real run has them (`$TMPDIR/rootguard-XXXX/base`).
@@ -46,6 +47,8 @@ pub struct Subject {
     truth: Option<Truth>,
     target: Option<Vec<u8>>,
     lexical: Vec<u8>,
+    /// Links the case's resolution follows.
+    links: u32,
     roots: Vec<RootFacts>,
 }
 
@@ -82,8 +85,14 @@ impl Subject {
                 RootFacts { parsed, resolved }
             })
             .collect();
+        let links = match (&fs, op) {
+            (Some(fs), Op::Read) if !scenario.cases.is_empty() => resolve_read(fs, &path).links,
+            (Some(fs), Op::Write) if !scenario.cases.is_empty() => resolve_write(fs, &path).links,
+            _ => 0,
+        };
         Subject {
             lexical: lexical(&path),
+            links,
             truth: judgement.as_ref().map(|j| j.truth),
             target: judgement
                 .and_then(|j| j.target.map(|t| t.into_os_string().into_encoded_bytes())),
@@ -234,6 +243,7 @@ impl Subject {
             Feature::RootTrimmableEdge => self.without_trimmed_root()?,
             Feature::Link => self.without_links()?,
             Feature::LinkChain => self.without_chains()?,
+            Feature::ManyLinks => self.without_many_links()?,
             Feature::FinalLink => self.without_final_link()?,
             Feature::NewTarget => {
                 let rel = within_base(self.target.as_deref()?)?;
@@ -251,6 +261,7 @@ impl Subject {
             Feature::DotName
                 | Feature::DotDot
                 | Feature::LinkChain
+                | Feature::ManyLinks
                 | Feature::FinalLink
                 | Feature::NewTarget
         );
@@ -346,6 +357,7 @@ impl Subject {
             // Links on the host count too (`/proc/self/root`).
             Feature::Link => self.target.as_ref().is_some_and(|t| *t != self.lexical),
             Feature::LinkChain => !self.chained_links().is_empty(),
+            Feature::ManyLinks => self.links > MANY_LINKS,
             Feature::FinalLink => self.final_link().is_some(),
             Feature::NewTarget => {
                 self.op == Op::Write
@@ -472,8 +484,10 @@ impl Subject {
         changed.then_some(out)
     }
 
-    /// [`rename_component`] in the tree and path, and in every root whose
-    /// path holds the component, that root spelled plainly from the new path.
+    /// [`rename_component`] in the tree and path, and in every root of `s`
+    /// whose path holds the component, that root spelled plainly from the
+    /// new path. The roots are read from `s` (not from this subject), so
+    /// that renames made one after another all stay.
     fn rename_everywhere(&self, s: &Scenario, from: &str, to: &str) -> Option<Scenario> {
         let taken = s
             .tree
@@ -483,8 +497,10 @@ impl Subject {
             return None;
         }
         let mut t = rename_component(s, from, to, false).unwrap_or_else(|| s.clone());
-        for (i, root) in self.roots.iter().enumerate() {
-            let Ok(parsed) = &root.parsed else { continue };
+        for (i, uri) in s.roots.iter().enumerate() {
+            let Ok(parsed) = parse_root_uri(&substitute_base(uri, FAKE_BASE)) else {
+                continue;
+            };
             let parts: Vec<&[u8]> = parsed.split(|&b| b == b'/').collect();
             if !parts.contains(&from.as_bytes()) {
                 continue;
@@ -769,6 +785,69 @@ impl Subject {
         })?
         .into();
         Some(t)
+    }
+
+    /// The same target by a path that follows one link, where this one
+    /// follows many: each chain cut short (every link pointed straight at
+    /// where its chain ends), then the path up to the last link it names
+    /// replaced by where that leads. The last link, and whatever follows it
+    /// (`..`, the final name), stay.
+    fn without_many_links(&self) -> Option<Scenario> {
+        let mut t = if self.chained_links().is_empty() {
+            self.scenario.clone()
+        } else {
+            self.without_chains()?
+        };
+        if Subject::new(&t).links > MANY_LINKS {
+            t = Subject::new(&t).from_last_link()?;
+        }
+        let links = Subject::new(&t).links;
+        ((1..=MANY_LINKS).contains(&links)).then_some(t)
+    }
+
+    /// The path with everything before the last link it names replaced by
+    /// the physical directory that holds that link: `{base}/p/l/l/l/..`
+    /// (`l -> .`) becomes `{base}/p/l/..`.
+    fn from_last_link(&self) -> Option<Scenario> {
+        let fs = self.fs.as_ref()?;
+        let case = self.scenario.cases.first()?;
+        let path = substitute_base(case.path.to_str()?, FAKE_BASE);
+        let parts: Vec<&str> = path.split('/').collect();
+        let mut current = String::new();
+        let mut last: Option<(usize, Vec<u8>)> = None;
+        for (i, part) in parts.iter().enumerate().skip(1) {
+            if matches!(*part, "" | "." | "..") {
+                current.push('/');
+                current.push_str(part);
+                continue;
+            }
+            let here = if current.is_empty() {
+                "/"
+            } else {
+                current.as_str()
+            };
+            let parent = realpath(fs, here.as_bytes()).outcome.ok()?;
+            let at = [parent.as_slice(), b"/", part.as_bytes()].concat();
+            if !matches!(fs.lookup(&at), Ok(Some(NodeKind::Symlink(_)))) {
+                current.push('/');
+                current.push_str(part);
+                continue;
+            }
+            last = Some((i, parent));
+            // A dangling final link ends the walk; one on the way, the variant.
+            let led = match realpath(fs, &at).outcome {
+                Ok(led) => led,
+                Err(_) if i + 1 == parts.len() => break,
+                Err(_) => return None,
+            };
+            current = String::from_utf8(led).ok()?;
+        }
+        let (i, parent) = last?;
+        let parent = if parent == b"/" { Vec::new() } else { parent };
+        let rest = parts[i..].join("/");
+        let mut t = self.scenario.clone();
+        t.cases[0].path = format!("{}/{rest}", unsubstitute(&parent)?).into();
+        (t != self.scenario).then_some(t)
     }
 
     /// Links whose target (read lexically, one component at a time) goes
@@ -1371,6 +1450,63 @@ mod tests {
             "{:?}",
             t.tree
         );
+    }
+
+    /// A link named thirteen times, and a chain of thirteen links: both
+    /// follow many, and the variant reaches the same target through one.
+    #[test]
+    fn many_links_give_way_to_one() {
+        let repeated = scenario(
+            vec![link("w/p/l", ".")],
+            &["file://{base}/w/p"],
+            &format!("{{base}}/w/p{}/..", "/l".repeat(13)),
+            Op::Read,
+        );
+        let mut tree: Vec<Entry> = (1..13)
+            .map(|k| link(&format!("v/w/c{k}"), &format!("c{}", k + 1)))
+            .collect();
+        tree.push(link("v/w/c13", "../x"));
+        tree.push(dir("v/x"));
+        let chain = scenario(tree, &["file://{base}/v/w"], "{base}/v/w/c1/..", Op::Read);
+        for (s, path) in [(repeated, "{base}/w/p/l/.."), (chain, "{base}/v/w/c1/..")] {
+            let subject = Subject::new(&s);
+            assert!(subject.present().contains(&Feature::ManyLinks), "{s:?}");
+            let v = subject.without(Feature::ManyLinks).expect("a variant");
+            assert_eq!(v.cases[0].path, path);
+            let varied = Subject::new(&v);
+            assert_eq!(varied.links, 1, "{v:?}");
+            assert_eq!(varied.truth(), Some(Truth::Outside));
+            assert_eq!(varied.target(), subject.target());
+        }
+        let short = scenario(
+            vec![link("p/a", "b"), link("p/b", "../x"), dir("x")],
+            &["file://{base}/p"],
+            "{base}/p/a",
+            Op::Read,
+        );
+        assert!(!Subject::new(&short).present().contains(&Feature::ManyLinks));
+    }
+
+    /// Two names of a root spelled with escapes, both folded: the root
+    /// follows both renames, so it still names the directory it named.
+    #[test]
+    fn every_renamed_name_of_a_root_stays_renamed_in_it() {
+        let s = scenario(
+            vec![link("v/w/cafe\u{301}/data\u{301}", "{base}/v/w/")],
+            &["file://{base}/v/w/cafe%CC%81/data%CC%81"],
+            "{base}/v/w/cafe\u{301}/data\u{301}/..",
+            Op::Read,
+        );
+        let subject = Subject::new(&s);
+        assert!(subject.present().contains(&Feature::UnicodeFold));
+        let v = subject.without(Feature::UnicodeFold).expect("a variant");
+        assert_eq!(v.roots, ["file://{base}/v/w/cafeu/datau"]);
+        let varied = Subject::new(&v);
+        assert!(
+            !varied.present().contains(&Feature::RootUnresolvable),
+            "{v:?}"
+        );
+        assert_eq!(varied.truth(), Some(Truth::Outside));
     }
 
     #[test]
