@@ -14,7 +14,14 @@
 //!   link component followed by `..`, `//`, `.`, a trailing `/`, an
 //!   absolute target into a sibling, a target through another dangling
 //!   link, a missing component followed by `..`; for reads and writes, as
-//!   the final component and as an intermediate one ([`LINK_TARGETS`]).
+//!   the final component and as an intermediate one ([`LINK_TARGETS`]);
+//! - paths past the caps resolvers put on them: more components than 32,
+//!   40, 48, 64, 128, 255, 256, 1024 (and nearly `PATH_MAX` bytes of them),
+//!   made of `.`, of `sub/..` and of real directories, each with a link out
+//!   at the end ([`PATH_CAPS`]); and paths through more links than the
+//!   budgets resolvers set, 8 to 40 ([`LINK_BUDGETS`]), as a chain and as
+//!   one link named again and again. These come right after the root-URI
+//!   rules: they are few queries, and a cap shows on nothing shorter.
 //!
 //! The boundary ladders are the covering array's ([`super::LADDER`]). Each
 //! [`Item`] is one scenario with a name; [`systematic`] lists them all, and
@@ -122,11 +129,27 @@ pub const LINK_TARGETS: [(&str, &str); 10] = [
     ("dotdot-back-in", "../project/../project2/x"),
 ];
 
+/// Component caps resolvers are written with (a table of 32 or 48 slots,
+/// a `u8` count, a recursion guard, 1024): each is asked one past. A
+/// resolver past its cap that falls back to the path's text lets out the
+/// link at the end.
+pub const PATH_CAPS: [usize; 8] = [32, 40, 48, 64, 128, 255, 256, 1024];
+
+/// `.` components that bring a path near `PATH_MAX` (4,096 bytes, with a
+/// base of up to about 250), past every cap of [`PATH_CAPS`].
+const NEAR_PATH_MAX: usize = 1900;
+
+/// Link budgets resolvers set (Linux follows 40): each is asked one past,
+/// 40 itself at the limit.
+pub const LINK_BUDGETS: [usize; 6] = [8, 12, 16, 20, 32, 39];
+
 /// Every item of the systematic phase, in the order they are asked; the
 /// same list at every seed.
 pub fn systematic() -> Vec<Item> {
     let mut items = Vec::new();
     root_rule_items(&mut items);
+    long_path_items(&mut items);
+    items.push(link_count_item());
     for (family, root, names) in name_families() {
         for form in NameForm::ALL {
             let cases: Vec<Case> = names.iter().flat_map(|n| name_cases(n, form)).collect();
@@ -205,6 +228,140 @@ fn root_rule_items(items: &mut Vec<Item>) {
             },
             name,
         });
+    }
+}
+
+/// How a long path is made long.
+#[derive(Clone, Copy)]
+enum Padding {
+    /// `./` again and again.
+    Dot,
+    /// `sub/..` again and again.
+    DotDot,
+    /// Real directories, `d/d/d/...`, with the link at the bottom.
+    Deep,
+}
+
+/// One item per [`Padding`]: each of [`PATH_CAPS`] passed by one
+/// component, a read through a link out at the end, a write beneath it
+/// and a write of a dangling final link out.
+fn long_path_items(items: &mut Vec<Item>) {
+    let base = BASE_PLACEHOLDER;
+    for (style, padding) in [
+        ("dot", Padding::Dot),
+        ("dotdot", Padding::DotDot),
+        ("deep", Padding::Deep),
+    ] {
+        let mut tree = vec![
+            Entry::Dir {
+                path: "project/sub".into(),
+            },
+            Entry::File {
+                path: "outside/secret.txt".into(),
+                content: None,
+            },
+        ];
+        let mut sizes: Vec<usize> = PATH_CAPS.iter().map(|c| c + 1).collect();
+        if matches!(padding, Padding::Dot) {
+            sizes.push(NEAR_PATH_MAX);
+        }
+        let mut cases = Vec::new();
+        for count in sizes {
+            let pad = match padding {
+                Padding::Dot => "./".repeat(count),
+                Padding::DotDot => "sub/../".repeat(count.div_ceil(2)),
+                Padding::Deep => "d/".repeat(count),
+            };
+            // Real directories hold their own links, at each depth.
+            let (out, dangling) = match padding {
+                Padding::Deep => {
+                    let (out, dangling) = (
+                        format!("project/{pad}out"),
+                        format!("project/{pad}dangling"),
+                    );
+                    tree.push(link_entry(&out, &format!("{base}/outside")));
+                    tree.push(link_entry(
+                        &dangling,
+                        &format!("{base}/outside/new-{count}.txt"),
+                    ));
+                    (out, dangling)
+                }
+                _ => (
+                    format!("project/{pad}out"),
+                    format!("project/{pad}dangling"),
+                ),
+            };
+            cases.push(case(format!("{base}/{out}/secret.txt").into(), Op::Read));
+            cases.push(case(format!("{base}/{out}/new.txt").into(), Op::Write));
+            cases.push(case(format!("{base}/{dangling}").into(), Op::Write));
+        }
+        if !matches!(padding, Padding::Deep) {
+            tree.push(link_entry("project/out", "../outside"));
+            tree.push(link_entry("project/dangling", "../outside/new.txt"));
+        }
+        let name = format!("long-path/{style}");
+        items.push(Item {
+            scenario: Scenario {
+                name: format!("systematic: {name}"),
+                note: Some("a resolver that gives up past a number of components and judges the text lets the link at the end out".to_owned()),
+                tree,
+                roots: vec![format!("file://{base}/project")],
+                cases,
+            },
+            name,
+        });
+    }
+}
+
+/// Paths through one link more than each of [`LINK_BUDGETS`]: a chain of
+/// 40 links out entered part way, and a link to `.` named again and again
+/// before a `..` that climbs out.
+fn link_count_item() -> Item {
+    let base = BASE_PLACEHOLDER;
+    let chain = 40;
+    let mut tree = vec![
+        Entry::File {
+            path: "outside/secret.txt".into(),
+            content: None,
+        },
+        link_entry("project/l", "."),
+    ];
+    for k in 1..=chain {
+        let target = if k == chain {
+            "../outside".to_owned()
+        } else {
+            format!("c{}", k + 1)
+        };
+        tree.push(link_entry(&format!("project/c{k}"), &target));
+    }
+    let mut cases = Vec::new();
+    for budget in LINK_BUDGETS {
+        let links = budget + 1;
+        // Entering at `c{k}` follows `chain - k + 1` links.
+        let via = format!("{base}/project/c{}", chain + 1 - links);
+        cases.push(case(format!("{via}/secret.txt").into(), Op::Read));
+        cases.push(case(format!("{via}/new.txt").into(), Op::Write));
+        let again = format!("{base}/project/{}../outside", "l/".repeat(links));
+        cases.push(case(format!("{again}/secret.txt").into(), Op::Read));
+        cases.push(case(format!("{again}/new.txt").into(), Op::Write));
+    }
+    let name = "link-count/chain-and-repeated".to_owned();
+    Item {
+        scenario: Scenario {
+            name: format!("systematic: {name}"),
+            note: Some("a resolver that stops following links past a budget and judges the rest as text lets these out".to_owned()),
+            tree,
+            roots: vec![format!("file://{base}/project")],
+            cases,
+        },
+        name,
+    }
+}
+
+fn link_entry(path: &str, target: &str) -> Entry {
+    Entry::Symlink {
+        path: path.into(),
+        target: target.into(),
     }
 }
 
