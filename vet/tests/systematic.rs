@@ -1,15 +1,17 @@
 //! The systematic phase is the same list at every seed: every item of
 //! `gen::systematic` is asked in every run with a nonzero budget, whatever
-//! the seed, and shards share it out without leaving any item behind. A
-//! sound checker (core) shows nothing in it, and a text-prefix checker is
-//! caught by it alone.
+//! the seed, and shards share it out without leaving any item behind. The
+//! catalogue's witnesses are among them, every ID a scenario can show
+//! with at least one. A sound checker (core) shows nothing in it, and a
+//! text-prefix checker is caught by it alone.
 
 use std::collections::BTreeSet;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::time::Duration;
 
-use rootguard_judge::gen::systematic;
+use rootguard_judge::gen::{systematic, witnesses};
+use rootguard_triage::witness;
 use rootguard_vet::{vet_fn, Answer, Class, Options, Report, Shard, Strategy};
 
 fn sound(roots: &[&str], path: &Path, op: rootguard::Op) -> Answer {
@@ -62,6 +64,23 @@ fn every_item_is_asked_at_every_seed() {
                 all.len(),
                 all.len()
             )),
+            "{}",
+            stats.table()
+        );
+        // Every witness of the catalogue, so every ID a scenario can show.
+        let asked: BTreeSet<&str> = stats.witnesses();
+        assert_eq!(asked.len(), 42, "seed {seed}");
+        assert_eq!(asked.len(), witnesses().len(), "seed {seed}");
+        for id in witness::needed() {
+            assert!(
+                asked.iter().any(|w| witness::id_of(w) == id),
+                "seed {seed}: no witness of {id} asked"
+            );
+        }
+        assert!(
+            stats
+                .table()
+                .contains("catalogue witnesses: 42 of 42 asked"),
             "{}",
             stats.table()
         );

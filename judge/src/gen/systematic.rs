@@ -2,8 +2,11 @@
 //! seed, that drivers ask before anything random, so that what a run
 //! finds does not hang on the seed for the classes a list can cover:
 //!
-//! - every root-URI rule of docs/semantics.md broken alone, in a root that
-//!   is otherwise valid and names a real directory ([`ROOT_RULES`]);
+//! - the catalogue's witnesses ([`witnesses`], corpus/witnesses.json): for
+//!   each defect ID a scenario can show, one or more scenarios that show
+//!   it to a checker with that flaw, named by the ID (`RG-LINK-CHAIN`,
+//!   `RG-LINK-FOLLOWED/link-in`); among them every root-URI rule of
+//!   docs/semantics.md broken alone, in a root that is otherwise valid;
 //! - names derived from the root's name: each byte but `/` and NUL as a
 //!   suffix and as a prefix, each character made a glob or regex
 //!   metacharacter (`?`, `*`, `[c]`, `.`, ...), case and Unicode variants
@@ -20,8 +23,8 @@
 //!   made of `.`, of `sub/..` and of real directories, each with a link out
 //!   at the end ([`PATH_CAPS`]); and paths through more links than the
 //!   budgets resolvers set, 8 to 40 ([`LINK_BUDGETS`]), as a chain and as
-//!   one link named again and again. These come right after the root-URI
-//!   rules: they are few queries, and a cap shows on nothing shorter.
+//!   one link named again and again. These come right after the
+//!   witnesses: they are few queries, and a cap shows on nothing shorter.
 //!
 //! The boundary ladders are the covering array's ([`super::LADDER`]). Each
 //! [`Item`] is one scenario with a name; [`systematic`] lists them all, and
@@ -29,7 +32,7 @@
 //! the whole list.
 
 use super::Variant;
-use crate::{Case, Entry, Op, PathBytes, Scenario, BASE_PLACEHOLDER};
+use crate::{Case, Document, Entry, Op, PathBytes, Scenario, BASE_PLACEHOLDER};
 
 /// The most cases one item's scenario carries; a longer family is split
 /// into numbered parts.
@@ -83,32 +86,24 @@ const METACHARACTERS: [&str; 12] = [
     "?", "*", "[{c}]", ".", ".*", "\\{c}", "({c})", "{c}+", "[^/]", "{c}?", "[!/]", "{{c}}",
 ];
 
-/// Root URIs that each break one rule of semantics.md section 1, and the
-/// directory (beneath the base) that they would name if the rule were
-/// ignored. `(rule, uri, dir)`.
-pub const ROOT_RULES: [(&str, &str, &str); 13] = [
-    ("no-scheme", "{base}/project", "project"),
-    ("wrong-scheme", "fil://{base}/project", "project"),
-    ("userinfo", "file://user@localhost{base}/project", "project"),
-    ("port", "file://localhost:22{base}/project", "project"),
-    ("host", "file://evil{base}/project", "project"),
-    ("missing-path", "file://localhost", ""),
-    ("not-absolute", "file:project", "project"),
-    ("query", "file://{base}/project?x=1", "project"),
-    ("fragment", "file://{base}/project#f", "project"),
-    ("invalid-char", "file://{base}/pro ject", "pro ject"),
-    (
-        "bad-percent-escape",
-        "file://{base}/project%zz",
-        "project%zz",
-    ),
-    (
-        "encoded-slash",
-        "file://{base}/project%2Fsub",
-        "project/sub",
-    ),
-    ("encoded-nul", "file://{base}/project%00", "project"),
-];
+/// The catalogue's witnesses, scenario format v1: corpus/witnesses.json.
+const WITNESSES: &str = include_str!("../../data/witnesses.json");
+
+/// The prefix of a witness's item name: `witness/RG-LINK-CHAIN`.
+pub const WITNESS_ITEM: &str = "witness/";
+
+/// The catalogue's witnesses (corpus/witnesses.json), in the file's order:
+/// each scenario is named by the defect ID it shows (`RG-PREFIX-SIBLING`),
+/// or the ID and a `/` and what sets it apart (`RG-LINK-FOLLOWED/link-in`),
+/// and every case carries the truth. The catalogue names its witnesses by
+/// this prefix; rootguard-triage's tests hold every entry a scenario can
+/// show to at least one.
+pub fn witnesses() -> Vec<Scenario> {
+    Document::from_json(WITNESSES)
+        .map(|d| d.scenarios)
+        // Data built into the binary: a unit test holds it valid.
+        .expect("corpus/witnesses.json is a valid scenario document")
+}
 
 /// Links inside the root whose targets carry one hostile feature each,
 /// `(name, target)`; the tree [`link_tree`] makes holds what they point
@@ -146,8 +141,16 @@ pub const LINK_BUDGETS: [usize; 6] = [8, 12, 16, 20, 32, 39];
 /// Every item of the systematic phase, in the order they are asked; the
 /// same list at every seed.
 pub fn systematic() -> Vec<Item> {
-    let mut items = Vec::new();
-    root_rule_items(&mut items);
+    let mut items: Vec<Item> = witnesses()
+        .into_iter()
+        .map(|scenario| Item {
+            name: format!("{WITNESS_ITEM}{}", scenario.name),
+            scenario: Scenario {
+                name: format!("systematic: {WITNESS_ITEM}{}", scenario.name),
+                ..scenario
+            },
+        })
+        .collect();
     long_path_items(&mut items);
     items.push(link_count_item());
     for (family, root, names) in name_families() {
@@ -185,50 +188,6 @@ pub fn systematic() -> Vec<Item> {
     }
     items.push(link_item());
     items
-}
-
-/// One item per broken root-URI rule: the directory the root would name
-/// holds a file, which is read, and a new file is written beside it.
-fn root_rule_items(items: &mut Vec<Item>) {
-    for (rule, uri, dir) in ROOT_RULES {
-        let base = BASE_PLACEHOLDER;
-        let within = |name: &str| -> PathBytes {
-            if dir.is_empty() {
-                format!("{base}/{name}").into()
-            } else {
-                format!("{base}/{dir}/{name}").into()
-            }
-        };
-        let mut tree = Vec::new();
-        if !dir.is_empty() {
-            tree.push(Entry::Dir { path: dir.into() });
-        }
-        let file = if dir.is_empty() {
-            "a.txt".to_owned()
-        } else {
-            format!("{dir}/a.txt")
-        };
-        tree.push(Entry::File {
-            path: file.into(),
-            content: None,
-        });
-        let name = format!("root-uri/{rule}");
-        items.push(Item {
-            scenario: Scenario {
-                name: format!("systematic: {name}"),
-                note: Some(format!(
-                    "the root {uri:?} breaks one rule ({rule}) and grants nothing"
-                )),
-                tree,
-                roots: vec![uri.to_owned()],
-                cases: vec![
-                    case(within("a.txt"), Op::Read),
-                    case(within("new.txt"), Op::Write),
-                ],
-            },
-            name,
-        });
-    }
 }
 
 /// How a long path is made long.
@@ -573,14 +532,25 @@ mod tests {
     }
 
     #[test]
-    fn every_root_rule_is_broken_alone() {
-        for (rule, uri, dir) in ROOT_RULES {
-            let uri = uri.replace(BASE_PLACEHOLDER, "/b");
-            assert!(parse_root_uri(&uri).is_err(), "{rule}: {uri} is valid");
-            // The same root with the rule kept is valid and names `dir`.
-            if rule != "missing-path" && rule != "not-absolute" {
-                let fixed = format!("file:///b/{}", dir.replace('%', "%25").replace(' ', "%20"));
-                assert!(parse_root_uri(&fixed).is_ok(), "{rule}: {fixed}");
+    fn every_root_uri_witness_breaks_a_rule() {
+        let witnesses = witnesses();
+        let rules: Vec<&Scenario> = witnesses
+            .iter()
+            .filter(|w| w.name.starts_with("RG-ROOT-URI-") && w.roots.len() == 1)
+            .filter(|w| parse_root_uri(&w.roots[0].replace(BASE_PLACEHOLDER, "/b")).is_err())
+            .collect();
+        assert_eq!(
+            rules.len(),
+            13,
+            "one witness per rule of semantics.md section 1"
+        );
+        for w in witnesses {
+            for case in &w.cases {
+                assert!(
+                    case.expect.is_some(),
+                    "{}: a case without its truth",
+                    w.name
+                );
             }
         }
     }
