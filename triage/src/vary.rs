@@ -799,7 +799,7 @@ impl Subject {
             self.without_chains()?
         };
         if Subject::new(&t).links > MANY_LINKS {
-            t = Subject::new(&t).from_last_link()?;
+            t = Subject::new(&t).through_last_link_only()?;
         }
         let links = Subject::new(&t).links;
         ((1..=MANY_LINKS).contains(&links)).then_some(t)
@@ -808,7 +808,7 @@ impl Subject {
     /// The path with everything before the last link it names replaced by
     /// the physical directory that holds that link: `{base}/p/l/l/l/..`
     /// (`l -> .`) becomes `{base}/p/l/..`.
-    fn from_last_link(&self) -> Option<Scenario> {
+    fn through_last_link_only(&self) -> Option<Scenario> {
         let fs = self.fs.as_ref()?;
         let case = self.scenario.cases.first()?;
         let path = substitute_base(case.path.to_str()?, FAKE_BASE);
