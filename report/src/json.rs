@@ -33,6 +33,12 @@ fn example_json(e: &Example) -> Value {
             "message": as_json(&m.text),
         })).collect::<Vec<_>>(),
         "stderr": e.stderr,
+        "refusal": e.refusal.as_ref().map(|r| json!({
+            "without": r.without,
+            "scenario": r.scenario.shown(),
+            "request": as_json(&r.request),
+            "answer": r.answer,
+        })),
     });
     if !e.scenario.is_utf8() {
         out["scenario_json"] =

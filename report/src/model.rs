@@ -41,6 +41,27 @@ pub struct Example {
     pub exchange: Vec<Message>,
     /// The checker's recent stderr.
     pub stderr: String,
+    /// For an escape, the refusal seen beside it, when one was: the same
+    /// query without one hostile feature it needs, which the checker
+    /// refused as it should.
+    pub refusal: Option<Refusal>,
+}
+
+/// A refusal beside an escape: a variant of the escape's example that
+/// lacks one hostile feature the escape needs (asked while probing), whose
+/// truth is still outside, and which the checker refused. Side by side,
+/// the two show what the checker gets wrong: `project/linkout/secret.txt`
+/// allowed, `outside/secret.txt` refused.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refusal {
+    /// The feature taken away, e.g. `link`.
+    pub without: String,
+    /// The variant: `{base}` form, one case, its `expect` the truth.
+    pub scenario: Scenario,
+    /// The exact request.
+    pub request: String,
+    /// What came back, in words (`denied`).
+    pub answer: String,
 }
 
 impl Default for Example {
@@ -62,6 +83,7 @@ impl Default for Example {
             evidence: None,
             exchange: Vec::new(),
             stderr: String::new(),
+            refusal: None,
         }
     }
 }
@@ -268,10 +290,15 @@ impl Ledger {
         defect.probe_queries += identity.queries;
         defect.probe_time += identity.elapsed;
         // The example shows the defect at its worst: an escape's example
-        // is an escape, never a refusal seen on the way; then minimal,
-        // then simplest.
+        // is an escape, never a refusal seen on the way; then minimal, then
+        // one found the same way at every seed, then simplest.
         let rank = |class: Class, e: &Example| {
-            (class.severity_rank(), !e.minimal, simplicity(&e.scenario))
+            (
+                class.severity_rank(),
+                !e.minimal,
+                is_seeded(&e.origin),
+                simplicity(&e.scenario),
+            )
         };
         if rank(seen, &example) < rank(defect.signature.class, &defect.example) {
             defect.example = example;
@@ -317,6 +344,21 @@ impl Ledger {
         sort_defects(&mut out);
         out
     }
+}
+
+/// Where the harnesses draw from the seed (vet's random phase and
+/// covering array, whose rungs turn with the seed; mcp's generative
+/// phase): an example from elsewhere (the corpus, the systematic phase,
+/// an attack of the table) is found the same way at every seed.
+const SEEDED_ORIGINS: [&str; 3] = ["random", "covering", "generative"];
+
+/// Whether an example's origin depends on the seed.
+fn is_seeded(origin: &str) -> bool {
+    SEEDED_ORIGINS.iter().any(|o| {
+        origin
+            .strip_prefix(o)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+    })
 }
 
 /// `defects` with each one that probing left features open in folded

@@ -1,7 +1,8 @@
 //! The catalogue's witnesses (corpus/witnesses.json) against the example
 //! checkers: a flawed checker asked nothing but one witness of an ID its
 //! row of examples/checkers/README.md names reports that ID (and nothing
-//! its row does not allow); a sound checker asked every witness reports
+//! its row does not allow), shown beside the refusal of the same query
+//! without what it needs; a sound checker asked every witness reports
 //! nothing, overblocks included.
 
 use std::collections::BTreeSet;
@@ -58,6 +59,14 @@ fn holds(row: &Row, command: &[OsString]) -> usize {
             assert!(
                 found.contains(id),
                 "{}: the witness {} does not show {id}\n{text}",
+                row.file,
+                w.name
+            );
+            // Shown beside the refusal of the same query without what it needs.
+            let defect = report.defects.iter().find(|d| d.id() == id).unwrap();
+            assert!(
+                !defect.class().is_escape() || defect.example.refusal.is_some(),
+                "{}: {id} from {} has no refusal beside it\n{text}",
                 row.file,
                 w.name
             );
