@@ -20,8 +20,8 @@
 //!   the final component and as an intermediate one ([`LINK_TARGETS`]);
 //! - paths past the caps resolvers put on them: more components than 32,
 //!   40, 48, 64, 128, 255, 256, 1024 (and nearly `PATH_MAX` bytes of them),
-//!   made of `.`, of `sub/..` and of real directories, each with a link out
-//!   at the end ([`PATH_CAPS`]); and paths through more links than the
+//!   made of `.`, of `sub/..` and of real directories (up to 257 deep),
+//!   each with a link out at the end ([`PATH_CAPS`]); and paths through more links than the
 //!   budgets resolvers set, 8 to 40 ([`LINK_BUDGETS`]), as a chain and as
 //!   one link named again and again. These come right after the
 //!   witnesses: they are few queries, and a cap shows on nothing shorter.
@@ -134,6 +134,12 @@ pub const PATH_CAPS: [usize; 8] = [32, 40, 48, 64, 128, 255, 256, 1024];
 /// base of up to about 250), past every cap of [`PATH_CAPS`].
 const NEAR_PATH_MAX: usize = 1900;
 
+/// The deepest real directories asked: resolving a path costs a checker
+/// time quadratic in its depth (`realpath` looks up every prefix), and a
+/// tree 1,025 deep took a real server's check over 10 s. Past this the
+/// `.` and `sub/..` paddings ask the caps alone.
+const DEEPEST: usize = 257;
+
 /// Link budgets resolvers set (Linux follows 40): each is asked one past,
 /// 40 itself at the limit.
 pub const LINK_BUDGETS: [usize; 6] = [8, 12, 16, 20, 32, 39];
@@ -221,8 +227,10 @@ fn long_path_items(items: &mut Vec<Item>) {
             },
         ];
         let mut sizes: Vec<usize> = PATH_CAPS.iter().map(|c| c + 1).collect();
-        if matches!(padding, Padding::Dot) {
-            sizes.push(NEAR_PATH_MAX);
+        match padding {
+            Padding::Dot => sizes.push(NEAR_PATH_MAX),
+            Padding::DotDot => {}
+            Padding::Deep => sizes.retain(|&n| n <= DEEPEST),
         }
         let mut cases = Vec::new();
         for count in sizes {
