@@ -59,6 +59,7 @@ pub fn defect_json(report: &Report, d: &Defect) -> Value {
         "fix": d.entry.fix,
         "known": d.entry.known,
         "covers": d.covers,
+        "aliases": d.aliases,
         "signature": {
             "class": d.signature.class.as_str(),
             "features": d.signature.features.iter().map(|f| f.name()).collect::<Vec<_>>(),

@@ -164,6 +164,11 @@ pub struct Defect {
     /// `RG-ROOT-URI-<RULE>` of each rule it ignores. Empty otherwise. A
     /// baseline naming any of them matches this defect.
     pub covers: Vec<String>,
+    /// Other IDs the same defect goes by (sorted): the IDs earlier
+    /// catalogues gave its signatures ([`catalogue::former_ids`]), and the
+    /// IDs of the defects folded into it. A baseline naming any of them
+    /// matches this defect.
+    pub aliases: Vec<String>,
 }
 
 impl Defect {
@@ -173,6 +178,10 @@ impl Defect {
     /// probing counts and sightings (its own signature among them); the
     /// more severe class of the two.
     fn absorb(&mut self, other: Defect) {
+        let own = self.id().to_owned();
+        for alias in std::iter::once(other.id().to_owned()).chain(other.aliases) {
+            self.alias(&own, alias);
+        }
         self.hits += other.hits;
         self.variants.merge(&other.variants);
         self.probe_queries += other.probe_queries;
@@ -182,6 +191,14 @@ impl Defect {
         }
         for (seen_as, hits) in other.sightings {
             self.seen_as(seen_as, hits);
+        }
+    }
+
+    /// Adds `alias` to the other IDs this defect goes by, unless it is `own`.
+    fn alias(&mut self, own: &str, alias: String) {
+        if alias != own && !self.aliases.contains(&alias) {
+            self.aliases.push(alias);
+            self.aliases.sort();
         }
     }
 
@@ -280,7 +297,12 @@ impl Ledger {
             probe_queries: 0,
             probe_time: Duration::ZERO,
             covers: Vec::new(),
+            aliases: Vec::new(),
         });
+        for former in catalogue::former_ids(&identity.signature) {
+            let own = defect.entry.id.clone();
+            defect.alias(&own, former);
+        }
         defect.seen_as(identity.signature.to_string(), hits);
         defect.hits += hits;
         if seen.severity_rank() < defect.class.severity_rank() {
@@ -424,6 +446,8 @@ fn merge_root_rules(rules: Vec<Defect>) -> Defect {
         merged.absorb(other);
     }
     merged.entry = catalogue::root_uri_as_text(&ignored);
+    // The rules' own IDs are what it covers, not other names it goes by.
+    merged.aliases.retain(|a| !covers.contains(a));
     merged.covers = covers;
     merged
 }

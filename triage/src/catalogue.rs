@@ -614,7 +614,63 @@ const RULES: &[Rule] = &[
 /// assert!(catalogue::identify(&odd).id.starts_with("RG-OVERBLOCK-X"));
 /// ```
 pub fn identify(signature: &Signature) -> Entry {
-    let family = |r: &&Rule| r.families.iter().any(|f| f.matches(signature.class));
+    identify_without(signature, &[])
+}
+
+/// Entries added since reports became baselines, oldest first, each with
+/// the features that came with it: before each, the catalogue named the
+/// signatures it takes otherwise ([`former_ids`]).
+const ADDED: &[(&str, &[Feature])] = &[
+    ("RG-NAME-AS-PATTERN", &[Feature::PatternChar]),
+    ("RG-LONG-PATH-LEXICAL", &[Feature::LongPath]),
+    ("RG-LINK-BUDGET", &[Feature::ManyLinks]),
+];
+
+/// The IDs earlier catalogues gave `signature`, other than its ID now,
+/// newest first: for each entry added since reports became baselines
+/// (`RG-LINK-BUDGET` took chains of many links from `RG-LINK-CHAIN`), the
+/// ID the catalogue from before it gives the signature without the
+/// features that came with it. A baseline written by an older rootguard
+/// names the same defect by one of these.
+///
+/// # Examples
+///
+/// ```
+/// use rootguard_triage::{catalogue, Class, Feature, Signature};
+///
+/// let budget = Signature::new(Class::PathEscape, [Feature::Link, Feature::LinkChain, Feature::ManyLinks]);
+/// assert_eq!(catalogue::identify(&budget).id, "RG-LINK-BUDGET");
+/// assert_eq!(catalogue::former_ids(&budget), ["RG-LINK-CHAIN"]);
+/// let chain = Signature::new(Class::PathEscape, [Feature::Link, Feature::LinkChain]);
+/// assert!(catalogue::former_ids(&chain).is_empty());
+/// ```
+pub fn former_ids(signature: &Signature) -> Vec<String> {
+    let now = identify(signature).id;
+    let mut out: Vec<String> = Vec::new();
+    for newest in (0..ADDED.len()).rev() {
+        let since = &ADDED[newest..];
+        let new_features: Vec<Feature> =
+            since.iter().flat_map(|(_, f)| f.iter().copied()).collect();
+        let keep = |f: &&Feature| !new_features.contains(f);
+        let before = Signature {
+            class: signature.class,
+            features: signature.features.iter().filter(keep).copied().collect(),
+            confirmed: signature.confirmed.iter().filter(keep).copied().collect(),
+        };
+        let skipped: Vec<&str> = since.iter().map(|(id, _)| *id).collect();
+        let id = identify_without(&before, &skipped).id;
+        if id != now && !out.contains(&id) {
+            out.push(id);
+        }
+    }
+    out
+}
+
+/// [`identify`] by a catalogue without the rules of `skipped`.
+fn identify_without(signature: &Signature, skipped: &[&str]) -> Entry {
+    let family = |r: &&Rule| {
+        r.families.iter().any(|f| f.matches(signature.class)) && !skipped.contains(&r.id)
+    };
     let escape = Family::Escape.matches(signature.class);
     for set in [&signature.confirmed, &signature.features] {
         let root_rule = RootRule::ALL
