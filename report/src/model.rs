@@ -374,8 +374,19 @@ impl Ledger {
 /// an attack of the table) is found the same way at every seed.
 const SEEDED_ORIGINS: [&str; 3] = ["random", "covering", "generative"];
 
-/// Whether an example's origin depends on the seed.
-fn is_seeded(origin: &str) -> bool {
+/// Whether an example's origin depends on the seed (`random`,
+/// `covering`, `generative …`); one that does not (the corpus, the
+/// systematic phase, an attack of the table) is found the same way at
+/// every seed, so triage and reports prefer it.
+///
+/// # Examples
+///
+/// ```
+/// use rootguard_report::is_seeded;
+/// assert!(is_seeded("random") && is_seeded("generative (roots mode)"));
+/// assert!(!is_seeded("systematic") && !is_seeded("bundled:corpus/scenarios/links.json"));
+/// ```
+pub fn is_seeded(origin: &str) -> bool {
     SEEDED_ORIGINS.iter().any(|o| {
         origin
             .strip_prefix(o)

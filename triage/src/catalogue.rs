@@ -70,6 +70,9 @@ struct Rule {
     fix: &'static str,
 }
 
+/// The ID of an overblock that one unusable root causes beside valid ones.
+const UNUSABLE_ROOT: &str = "RG-UNUSABLE-ROOT-BREAKS-OTHERS";
+
 /// Title, diagnosis and fix of `RG-ROOT-NOT-RESOLVED`, which two rules name.
 const NOT_RESOLVED: (&str, &str, &str) = (
     "roots are used as written, never resolved",
@@ -159,6 +162,17 @@ const RULES: &[Rule] = &[
         title: NOT_RESOLVED.0,
         diagnosis: NOT_RESOLVED.1,
         fix: NOT_RESOLVED.2,
+    },
+    // One unusable root spoils the rest: named for the root, whatever
+    // rule an invalid one breaks (see `identify_without`).
+    Rule {
+        families: O,
+        needs: &[Feature::RootUnresolvable],
+        id: UNUSABLE_ROOT,
+        class: Class::Overblock,
+        title: "one unusable root makes the others refused",
+        diagnosis: "When one root of the list is unusable (an invalid URI, such as one with another scheme, or one naming no directory), the checker refuses the valid roots beside it too: it rejects the whole list (the MCP TypeScript SDK's roots/list schema does when one URI does not start with `file://`) or refuses to start (older servers exit on a directory argument that does not exist), instead of leaving that one root out.",
+        fix: "Judge each root on its own (semantics.md section 1): an unusable root grants nothing, and the valid roots beside it grant what they name.",
     },
     Rule {
         families: EO,
@@ -480,6 +494,15 @@ const RULES: &[Rule] = &[
         fix: "Resolve the path first and judge the target: `a/b/..` is `a`, and a read of `a/` is a read of `a`.",
     },
     Rule {
+        families: O,
+        needs: &[Feature::DotDot],
+        id: "RG-OVERBLOCK-DOTDOT",
+        class: Class::Overblock,
+        title: "a path whose `..` climbs out and back in is refused",
+        diagnosis: "The checker refuses a path that holds `..` although its target lies inside a root: `app/p/../../app/n` is `app/n`. A checker that refuses every `..` that climbs past its base on the way (werkzeug's `safe_join`), or that never lets a path leave its directory even for a moment (a capability sandbox such as cap-std), does this: safe, and stricter than where the operation lands.",
+        fix: "Judge where the operation lands: resolve `..` physically (after the links before it) and compare the target with the roots. If refusing such paths is the policy, document it; an overblock fails a run only with --strict.",
+    },
+    Rule {
         families: E,
         needs: &[Feature::SiblingPrefix],
         id: "RG-PREFIX-SIBLING",
@@ -678,6 +701,12 @@ fn identify_without(signature: &Signature, skipped: &[&str]) -> Entry {
             .find(|r| set.contains(&Feature::RootUri(*r)));
         if let Some(rule) = root_rule.filter(|_| escape) {
             return root_uri_entry(rule);
+        }
+        // An overblock that needs an invalid root: the valid ones refused.
+        if root_rule.is_some() {
+            if let Some(r) = RULES.iter().filter(family).find(|r| r.id == UNUSABLE_ROOT) {
+                return entry(r);
+            }
         }
         let within = |r: &&Rule| !r.needs.is_empty() && r.needs.iter().all(|f| set.contains(f));
         if let Some(r) = RULES.iter().filter(family).find(within) {
@@ -939,6 +968,17 @@ mod tests {
                 "RG-STATE-UNSEALED",
             ),
             (Class::Overblock, &[], "RG-OVERBLOCK"),
+            (Class::Overblock, &[Feature::DotDot], "RG-OVERBLOCK-DOTDOT"),
+            (
+                Class::Overblock,
+                &[Feature::RootUri(RootRule::WrongScheme)],
+                "RG-UNUSABLE-ROOT-BREAKS-OTHERS",
+            ),
+            (
+                Class::Overblock,
+                &[Feature::RootUnresolvable, Feature::NewTarget],
+                "RG-UNUSABLE-ROOT-BREAKS-OTHERS",
+            ),
             (Class::Hang, &[], "RG-HANG"),
             (
                 Class::ProtocolError,
@@ -960,7 +1000,10 @@ mod tests {
 
     #[test]
     fn unknown_signatures_get_the_same_derived_id_every_time() {
-        let sig = Signature::new(Class::Overblock, [Feature::SiblingPrefix, Feature::DotDot]);
+        let sig = Signature::new(
+            Class::Overblock,
+            [Feature::SiblingPrefix, Feature::NoUsableRoot],
+        );
         let a = identify(&sig);
         assert!(!a.known && a.id.starts_with("RG-OVERBLOCK-X"), "{}", a.id);
         assert_eq!(a.id, identify(&sig.clone()).id);

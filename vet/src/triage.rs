@@ -9,9 +9,11 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use rootguard_judge::{Expect, Scenario, Truth};
-use rootguard_report::{hostile_marks, Defect, Example, Ledger, Refusal, Sighting, Variants};
+use rootguard_report::{
+    hostile_marks, is_seeded, Defect, Example, Ledger, Refusal, Sighting, Variants,
+};
 use rootguard_triage::{
-    catalogue, probe, simplicity, unprobed, Feature, Identity, Need, Probe, Subject,
+    catalogue, probe, simplicity, unprobed, Feature, Identity, Need, Probe, Simplicity, Subject,
 };
 
 use crate::checker::{Checker, Reply};
@@ -233,14 +235,23 @@ impl Triage {
     }
 }
 
+/// The order in which a candidate's examples are kept and shrunk: one
+/// found the same way at every seed (the corpus, the systematic phase)
+/// first, so that what is shrunk, and so the ID, does not hang on the
+/// seed; then the simplest.
+fn example_rank(found: &Found) -> (bool, Simplicity) {
+    (is_seeded(&found.origin), simplicity(&found.scenario))
+}
+
 impl Candidate {
-    /// Keeps `found` among the examples: the first always, then the simplest.
+    /// Keeps `found` among the examples: the first always, then the best
+    /// by [`example_rank`].
     fn keep(&mut self, found: Found) {
         if self.examples.len() < EXAMPLES_KEPT {
             self.examples.push(found);
         } else if let Some(worst) = (1..self.examples.len())
-            .max_by_key(|&i| simplicity(&self.examples[i].scenario))
-            .filter(|&i| simplicity(&found.scenario) < simplicity(&self.examples[i].scenario))
+            .max_by_key(|&i| example_rank(&self.examples[i]))
+            .filter(|&i| example_rank(&found) < example_rank(&self.examples[i]))
         {
             // The first example stays (it is the candidate's first sight); simpler ones replace others.
             self.examples[worst] = found;
@@ -359,7 +370,7 @@ impl Triage {
         let mut findings = Vec::new();
         // The simplest example first: it is the one every variant can be made of.
         for c in &mut candidates {
-            c.examples.sort_by_cached_key(|f| simplicity(&f.scenario));
+            c.examples.sort_by_cached_key(example_rank);
         }
         let mut attempts_left = limits.attempts;
         let mut settled = vec![false; candidates.len()];
@@ -467,11 +478,7 @@ impl Triage {
                 stats.unreproduced += candidate.hits;
                 continue;
             }
-            let Some(found) = candidate
-                .examples
-                .iter()
-                .min_by_key(|f| simplicity(&f.scenario))
-            else {
+            let Some(found) = candidate.examples.iter().min_by_key(|f| example_rank(f)) else {
                 continue;
             };
             let f = finding(

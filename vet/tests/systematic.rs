@@ -69,7 +69,7 @@ fn every_item_is_asked_at_every_seed() {
         );
         // Every witness of the catalogue, so every ID a scenario can show.
         let asked: BTreeSet<&str> = stats.witnesses();
-        assert_eq!(asked.len(), 42, "seed {seed}");
+        assert_eq!(asked.len(), 45, "seed {seed}");
         assert_eq!(asked.len(), witnesses().len(), "seed {seed}");
         for id in witness::needed() {
             assert!(
@@ -80,7 +80,7 @@ fn every_item_is_asked_at_every_seed() {
         assert!(
             stats
                 .table()
-                .contains("catalogue witnesses: 42 of 42 asked"),
+                .contains("catalogue witnesses: 45 of 45 asked"),
             "{}",
             stats.table()
         );
