@@ -8,12 +8,14 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use rootguard_judge::gen::WITNESS_ITEM;
 use rootguard_judge::{Expect, Scenario, Truth};
 use rootguard_report::{
     hostile_marks, is_seeded, Defect, Example, Ledger, Refusal, Sighting, Variants,
 };
 use rootguard_triage::{
-    catalogue, probe, simplicity, unprobed, Feature, Identity, Need, Probe, Simplicity, Subject,
+    catalogue, probe, simplicity, unprobed, witness, Feature, Identity, Need, Probe, Simplicity,
+    Subject,
 };
 
 use crate::checker::{Checker, Reply};
@@ -235,23 +237,37 @@ impl Triage {
     }
 }
 
-/// The order in which a candidate's examples are kept and shrunk: one
-/// found the same way at every seed (the corpus, the systematic phase)
-/// first, so that what is shrunk, and so the ID, does not hang on the
-/// seed; then the simplest.
-fn example_rank(found: &Found) -> (bool, Simplicity) {
-    (is_seeded(&found.origin), simplicity(&found.scenario))
-}
-
 impl Candidate {
+    /// The order in which the candidate's examples are kept and shrunk: a
+    /// witness of the ID it was guessed to be first (the catalogue's
+    /// scenario for that flaw, asked at every seed), then one found the
+    /// same way at every seed (the corpus, the systematic phase), so that
+    /// what is shrunk, and so the ID, does not hang on the seed; then the
+    /// simplest. A simpler example may show another flaw of the same
+    /// checker (`project\` is a text prefix too), and the first example
+    /// shrunk names the candidate.
+    fn rank(&self, found: &Found) -> (bool, bool, Simplicity) {
+        let witness = found
+            .scenario
+            .name
+            .strip_prefix("systematic: ")
+            .and_then(|n| n.strip_prefix(WITNESS_ITEM))
+            .is_some_and(|w| witness::id_of(w) == self.guess);
+        (
+            !witness,
+            is_seeded(&found.origin),
+            simplicity(&found.scenario),
+        )
+    }
+
     /// Keeps `found` among the examples: the first always, then the best
-    /// by [`example_rank`].
+    /// by [`Candidate::rank`].
     fn keep(&mut self, found: Found) {
         if self.examples.len() < EXAMPLES_KEPT {
             self.examples.push(found);
         } else if let Some(worst) = (1..self.examples.len())
-            .max_by_key(|&i| example_rank(&self.examples[i]))
-            .filter(|&i| example_rank(&found) < example_rank(&self.examples[i]))
+            .max_by_key(|&i| self.rank(&self.examples[i]))
+            .filter(|&i| self.rank(&found) < self.rank(&self.examples[i]))
         {
             // The first example stays (it is the candidate's first sight); simpler ones replace others.
             self.examples[worst] = found;
@@ -370,7 +386,9 @@ impl Triage {
         let mut findings = Vec::new();
         // The simplest example first: it is the one every variant can be made of.
         for c in &mut candidates {
-            c.examples.sort_by_cached_key(example_rank);
+            let mut examples = std::mem::take(&mut c.examples);
+            examples.sort_by_cached_key(|f| c.rank(f));
+            c.examples = examples;
         }
         let mut attempts_left = limits.attempts;
         let mut settled = vec![false; candidates.len()];
@@ -478,7 +496,7 @@ impl Triage {
                 stats.unreproduced += candidate.hits;
                 continue;
             }
-            let Some(found) = candidate.examples.iter().min_by_key(|f| example_rank(f)) else {
+            let Some(found) = candidate.examples.iter().min_by_key(|f| candidate.rank(f)) else {
                 continue;
             };
             let f = finding(

@@ -129,3 +129,57 @@ fn a_prefix_checker_is_caught_by_the_list_alone() {
     assert!(firsts[0].is_some(), "no escape found");
     assert!(firsts.iter().all(|f| *f == firsts[0]), "{firsts:?}");
 }
+
+/// A checker with two flaws of names, a text prefix and `\` read as `/`:
+/// asked the systematic phase alone, it is named by both, since each
+/// candidate shrinks the witness of its own ID first (the simpler
+/// `project\` of the suffix family is a text prefix too, and shrunk first
+/// it named the backslash candidate `RG-PREFIX-SIBLING`).
+#[test]
+fn two_flaws_of_names_are_both_named() {
+    fn prefix_after_backslash(roots: &[&str], path: &Path, _op: rootguard::Op) -> Answer {
+        let path: Vec<u8> = path
+            .as_os_str()
+            .as_bytes()
+            .iter()
+            .map(|&b| if b == b'\\' { b'/' } else { b })
+            .collect();
+        let allowed = roots.iter().any(|r| {
+            r.strip_prefix("file://")
+                .is_some_and(|p| path.starts_with(p.as_bytes()))
+        });
+        if allowed {
+            Answer::allow()
+        } else {
+            Answer::deny()
+        }
+    }
+    let cases: u64 = systematic()
+        .iter()
+        .map(|i| i.scenario.cases.len() as u64)
+        .sum();
+    // One example shrunk per candidate, as in a run with more candidates
+    // than triage has room for: count them first, nothing shrunk.
+    let options = |max_shrunk| Options {
+        budget: Duration::from_nanos(1),
+        seed: 1,
+        max_queries: Some(cases),
+        bundled_corpus: false,
+        max_shrunk,
+        ..Options::default()
+    };
+    let counted = vet_fn(prefix_after_backslash, &options(0)).expect("the run completes");
+    let candidates = counted.triage.candidates;
+    let report = vet_fn(prefix_after_backslash, &options(candidates)).expect("the run completes");
+    assert_eq!(report.triage.shrunk, candidates, "{:?}", report.triage);
+    let ids: BTreeSet<&str> = report
+        .defects
+        .iter()
+        .filter(|d| d.class().is_escape())
+        .map(|d| d.id())
+        .collect();
+    assert!(
+        ids.contains("RG-BACKSLASH-SEPARATOR") && ids.contains("RG-PREFIX-SIBLING"),
+        "{ids:?}"
+    );
+}
