@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use rootguard_judge::Scenario;
 use rootguard_triage::catalogue::{self, Entry as CatalogueEntry};
-use rootguard_triage::{simplicity, Class, FeatureProbe, Identity, Signature};
+use rootguard_triage::{simplicity, Class, Feature, FeatureProbe, Identity, Signature};
 
 /// One message of a recorded exchange (`rootguard mcp`'s JSON-RPC).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,6 +169,10 @@ pub struct Defect {
     /// IDs of the defects folded into it. A baseline naming any of them
     /// matches this defect.
     pub aliases: Vec<String>,
+    /// The features each probed sighting confirmed, each set once: the
+    /// mechanisms it was seen as, which a defect whose probing left
+    /// features open may be folded into ([`Ledger::defects`]).
+    pub confirmed: Vec<BTreeSet<Feature>>,
 }
 
 impl Defect {
@@ -181,6 +185,11 @@ impl Defect {
         let own = self.id().to_owned();
         for alias in std::iter::once(other.id().to_owned()).chain(other.aliases) {
             self.alias(&own, alias);
+        }
+        for set in other.confirmed {
+            if !self.confirmed.contains(&set) {
+                self.confirmed.push(set);
+            }
         }
         self.hits += other.hits;
         self.variants.merge(&other.variants);
@@ -298,7 +307,12 @@ impl Ledger {
             probe_time: Duration::ZERO,
             covers: Vec::new(),
             aliases: Vec::new(),
+            confirmed: Vec::new(),
         });
+        let confirmed = &identity.signature.confirmed;
+        if identity.probed && !defect.confirmed.contains(confirmed) {
+            defect.confirmed.push(confirmed.clone());
+        }
         for former in catalogue::former_ids(&identity.signature) {
             let own = defect.entry.id.clone();
             defect.alias(&own, former);
@@ -409,30 +423,34 @@ fn fold_unconfirmed(defects: Vec<Defect>) -> Vec<Defect> {
         if !loose.probed || s.features == s.confirmed {
             continue;
         }
-        // A host: same class, its confirmed features more than these and
-        // within what this one kept (confirmed, or left open).
-        let host = (0..all.len())
-            .filter(|&j| j != i)
-            .filter(|&j| {
-                all[j].as_ref().is_some_and(|f| {
-                    let h = &f.signature;
-                    h.class == s.class
-                        && h.confirmed.len() > s.confirmed.len()
-                        && s.confirmed.is_subset(&h.confirmed)
-                        && h.confirmed.is_subset(&s.features)
+        // A host: same class, and a sighting of it that confirmed more than
+        // these, all within what this one kept (confirmed, or left open).
+        let fits = |j: usize| -> Option<usize> {
+            let f = all[j].as_ref()?;
+            if j == i || f.signature.class != s.class {
+                return None;
+            }
+            std::iter::once(&f.signature.confirmed)
+                .chain(&f.confirmed)
+                .filter(|h| {
+                    h.len() > s.confirmed.len()
+                        && s.confirmed.is_subset(h)
+                        && h.is_subset(&s.features)
                 })
-            })
-            .max_by(|&a, &b| {
-                let key = |j: usize| {
-                    all[j].as_ref().map(|d| {
-                        (
-                            d.signature.confirmed.len(),
-                            std::cmp::Reverse(d.id().to_owned()),
-                        )
-                    })
+                .map(BTreeSet::len)
+                .max()
+        };
+        let host = (0..all.len())
+            .filter_map(|j| fits(j).map(|n| (j, n)))
+            .max_by(|&(a, n), &(b, m)| {
+                let id = |j: usize| {
+                    all[j]
+                        .as_ref()
+                        .map(|d| std::cmp::Reverse(d.id().to_owned()))
                 };
-                key(a).cmp(&key(b))
-            });
+                (n, id(a)).cmp(&(m, id(b)))
+            })
+            .map(|(j, _)| j);
         if let Some(j) = host {
             let loose = all[i].take().expect("present");
             all[j].as_mut().expect("present").absorb(loose);

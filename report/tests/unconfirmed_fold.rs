@@ -143,3 +143,37 @@ fn an_unconfirmed_defect_with_nothing_to_join_keeps_its_id() {
         ]
     );
 }
+
+/// The host may have confirmed what the loose one kept in another of its
+/// sightings than its example: a long path whose `sub/..` padding could
+/// not be dropped joins the long-path defect that once confirmed a link
+/// and the long path alone, though its example also needed a final link.
+#[test]
+fn an_unconfirmed_defect_joins_a_host_through_any_sighting() {
+    let mut ledger = Ledger::default();
+    ledger.add(sighting(
+        "final",
+        &[Feature::LongPath, Feature::Link, Feature::FinalLink],
+        &[],
+        120,
+    ));
+    ledger.add(sighting(
+        "through",
+        &[Feature::LongPath, Feature::Link],
+        &[],
+        5,
+    ));
+    ledger.add(sighting(
+        "padded",
+        &[Feature::Link],
+        &[Feature::DotDot, Feature::LongPath],
+        1,
+    ));
+    let defects = ledger.defects();
+    let found: Vec<(&str, u64)> = defects.iter().map(|d| (d.id(), d.hits)).collect();
+    assert_eq!(found, [("RG-LONG-PATH-LEXICAL", 126)]);
+    assert_eq!(
+        defects[0].aliases,
+        ["RG-FINAL-LINK-PARENT", "RG-LINK-FOLLOWED"]
+    );
+}

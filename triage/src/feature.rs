@@ -450,7 +450,7 @@ impl Feature {
             Feature::SiblingPrefix => "the target's text begins with a root's text but not at a `/` (`/b/project2` for `/b/project`); variant: the sibling renamed so that it does not".into(),
             Feature::DotName => "the path ends in `/`, `/.` or `/..`; variant: that ending resolved away (`a/` is `a`, `a/b/..` is `a`)".into(),
             Feature::DotDot => "the path holds `..`; variant: `c/..` removed (when `c` is a link, replaced by a new link to its target's parent)".into(),
-            Feature::LongPath => format!("the path has more than {LONG_PATH} components (`.` padding, deep nesting); variant: the same path with its `.` components dropped, when that leaves at most {LONG_PATH}"),
+            Feature::LongPath => format!("the path has more than {LONG_PATH} components (`.` padding, deep nesting); variant: the same path with its `.` components and its `d/..` (`d` a directory) dropped, when that leaves at most {LONG_PATH}"),
             Feature::Link => "resolving the path follows a link; variant: the target asked for directly".into(),
             Feature::LinkChain => "a link points at another link; variant: each link pointed straight at the end of its chain".into(),
             Feature::ManyLinks => format!("resolving the path follows more than {MANY_LINKS} links (a chain, or a link named again and again); variant: each chain cut short and the path up to its last link replaced by where it leads, so that it follows one"),
