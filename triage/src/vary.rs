@@ -37,6 +37,21 @@ struct RootFacts {
     resolved: Option<Vec<u8>>,
 }
 
+/// A path walked on the model ([`Subject::walk_links`]).
+struct LinkWalk {
+    /// The path's `/`-separated parts, the base substituted.
+    parts: Vec<String>,
+    /// Each link it names: its index among `parts`, and the physical
+    /// directory holding it.
+    links: Vec<(usize, Vec<u8>)>,
+    /// Where the walk ends: the physical path the links lead to, the rest
+    /// of the path after them appended as it is.
+    end: String,
+    /// Whether the last component is a link that dangles (`end` is then
+    /// where a write would create its target).
+    dangling: bool,
+}
+
 /// A one-case scenario, judged on the model.
 #[derive(Debug, Clone)]
 pub struct Subject {
@@ -752,18 +767,18 @@ impl Subject {
         Some(t)
     }
 
-    /// The path with every link on its way replaced by where it leads,
-    /// the rest kept as it is: `{base}/p/l/../x`, `l -> ../out/d`, becomes
-    /// `{base}/out/d/../x`.
-    fn without_links(&self) -> Option<Scenario> {
+    /// The path walked one component at a time on the model, each link it
+    /// names followed: `None` when a link on the way does not resolve.
+    fn walk_links(&self) -> Option<LinkWalk> {
         let fs = self.fs.as_ref()?;
         let case = self.scenario.cases.first()?;
         let path = substitute_base(case.path.to_str()?, FAKE_BASE);
-        let parts: Vec<&str> = path.split('/').collect();
+        let parts: Vec<String> = path.split('/').map(str::to_owned).collect();
         let mut current = String::new();
-        let mut changed = false;
+        let mut links = Vec::new();
+        let mut dangling = false;
         for (i, part) in parts.iter().enumerate().skip(1) {
-            if matches!(*part, "" | "." | "..") {
+            if matches!(part.as_str(), "" | "." | "..") {
                 current.push('/');
                 current.push_str(part);
                 continue;
@@ -775,33 +790,48 @@ impl Subject {
             };
             let parent = realpath(fs, here.as_bytes()).outcome.ok()?;
             let at = [parent.as_slice(), b"/", part.as_bytes()].concat();
-            if matches!(fs.lookup(&at), Ok(Some(NodeKind::Symlink(_)))) {
-                let last = i + 1 == parts.len();
-                let led = match realpath(fs, &at).outcome {
-                    Ok(led) => led,
-                    Err(_) if last && self.op == Op::Write => write_target(fs, &at).ok()?,
-                    Err(_) => return None,
-                };
-                current = String::from_utf8(led).ok()?;
-                if current == "/" {
-                    current.clear();
-                }
-                changed = true;
-            } else {
+            if !matches!(fs.lookup(&at), Ok(Some(NodeKind::Symlink(_)))) {
                 current.push('/');
                 current.push_str(part);
+                continue;
+            }
+            links.push((i, parent));
+            // A dangling final link leads where a write would create its target.
+            let led = match realpath(fs, &at).outcome {
+                Ok(led) => led,
+                Err(_) if i + 1 == parts.len() => {
+                    dangling = true;
+                    write_target(fs, &at).ok()?
+                }
+                Err(_) => return None,
+            };
+            current = String::from_utf8(led).ok()?;
+            if current == "/" {
+                current.clear();
             }
         }
-        if !changed {
+        Some(LinkWalk {
+            parts,
+            links,
+            end: if current.is_empty() {
+                "/".to_owned()
+            } else {
+                current
+            },
+            dangling,
+        })
+    }
+
+    /// The path with every link on its way replaced by where it leads,
+    /// the rest kept as it is: `{base}/p/l/../x`, `l -> ../out/d`, becomes
+    /// `{base}/out/d/../x`.
+    fn without_links(&self) -> Option<Scenario> {
+        let walk = self.walk_links()?;
+        if walk.links.is_empty() || (walk.dangling && self.op != Op::Write) {
             return None;
         }
         let mut t = self.scenario.clone();
-        t.cases[0].path = unsubstitute(if current.is_empty() {
-            b"/"
-        } else {
-            current.as_bytes()
-        })?
-        .into();
+        t.cases[0].path = unsubstitute(walk.end.as_bytes())?.into();
         Some(t)
     }
 
@@ -827,44 +857,12 @@ impl Subject {
     /// the physical directory that holds that link: `{base}/p/l/l/l/..`
     /// (`l -> .`) becomes `{base}/p/l/..`.
     fn through_last_link_only(&self) -> Option<Scenario> {
-        let fs = self.fs.as_ref()?;
-        let case = self.scenario.cases.first()?;
-        let path = substitute_base(case.path.to_str()?, FAKE_BASE);
-        let parts: Vec<&str> = path.split('/').collect();
-        let mut current = String::new();
-        let mut last: Option<(usize, Vec<u8>)> = None;
-        for (i, part) in parts.iter().enumerate().skip(1) {
-            if matches!(*part, "" | "." | "..") {
-                current.push('/');
-                current.push_str(part);
-                continue;
-            }
-            let here = if current.is_empty() {
-                "/"
-            } else {
-                current.as_str()
-            };
-            let parent = realpath(fs, here.as_bytes()).outcome.ok()?;
-            let at = [parent.as_slice(), b"/", part.as_bytes()].concat();
-            if !matches!(fs.lookup(&at), Ok(Some(NodeKind::Symlink(_)))) {
-                current.push('/');
-                current.push_str(part);
-                continue;
-            }
-            last = Some((i, parent));
-            // A dangling final link ends the walk; one on the way, the variant.
-            let led = match realpath(fs, &at).outcome {
-                Ok(led) => led,
-                Err(_) if i + 1 == parts.len() => break,
-                Err(_) => return None,
-            };
-            current = String::from_utf8(led).ok()?;
-        }
-        let (i, parent) = last?;
-        let parent = if parent == b"/" { Vec::new() } else { parent };
-        let rest = parts[i..].join("/");
+        let walk = self.walk_links()?;
+        let (i, parent) = walk.links.last()?;
+        let parent: &[u8] = if parent == b"/" { b"" } else { parent };
+        let rest = walk.parts[*i..].join("/");
         let mut t = self.scenario.clone();
-        t.cases[0].path = format!("{}/{rest}", unsubstitute(&parent)?).into();
+        t.cases[0].path = format!("{}/{rest}", unsubstitute(parent)?).into();
         (t != self.scenario).then_some(t)
     }
 
