@@ -4,80 +4,39 @@
 //! that is named otherwise now, and a baseline written now matches a run
 //! that names a defect by the older ID.
 
-use std::collections::BTreeSet;
 use std::path::Path;
-use std::time::Duration;
 
 use rootguard_judge::{Case, Entry, Op, Scenario};
-use rootguard_report::{json, Baseline, Comparison, Example, Ledger, Report, Sighting, Tool};
-use rootguard_triage::{Class, Feature, FeatureProbe, Identity, Need, RootRule, Signature};
+use rootguard_report::{json, Baseline, Comparison, Example, Report, Sighting};
+use rootguard_triage::{Class, Feature, RootRule};
+
+mod common;
+use common::{probed, report_of};
 
 /// A probed escape whose every feature was shown needed.
 fn sighting(class: Class, needed: &[Feature]) -> Sighting {
-    let features: BTreeSet<Feature> = needed.iter().copied().collect();
-    Sighting {
-        identity: Identity {
-            signature: Signature {
-                class,
-                features: features.clone(),
-                confirmed: features,
-            },
-            probes: needed
-                .iter()
-                .map(|&feature| FeatureProbe {
-                    feature,
-                    need: Need::Needed,
-                })
-                .collect(),
-            probed: true,
-            queries: 1,
-            elapsed: Duration::ZERO,
+    let example = Example {
+        scenario: Scenario {
+            name: "example".into(),
+            note: None,
+            tree: vec![Entry::Dir {
+                path: "project".into(),
+            }],
+            roots: vec!["file://{base}/project".into()],
+            cases: vec![Case {
+                path: "{base}/project/x".into(),
+                op: Op::Read,
+                expect: None,
+            }],
         },
-        example: Example {
-            scenario: Scenario {
-                name: "example".into(),
-                note: None,
-                tree: vec![Entry::Dir {
-                    path: "project".into(),
-                }],
-                roots: vec!["file://{base}/project".into()],
-                cases: vec![Case {
-                    path: "{base}/project/x".into(),
-                    op: Op::Read,
-                    expect: None,
-                }],
-            },
-            minimal: true,
-            ..Example::default()
-        },
-        hits: 3,
-        variants: Default::default(),
-    }
+        minimal: true,
+        ..Example::default()
+    };
+    probed(class, needed, &[], example)
 }
 
 fn report(sightings: Vec<Sighting>) -> Report {
-    let mut ledger = Ledger::default();
-    for s in sightings {
-        ledger.add(s);
-    }
-    Report {
-        tool: Tool::Vet,
-        command: "checker".into(),
-        artifact: "checker".into(),
-        summary: Vec::new(),
-        seed: Some(1),
-        strict: false,
-        interrupted: false,
-        elapsed: Duration::ZERO,
-        queries: 1,
-        counts: Vec::new(),
-        defects: ledger.defects(),
-        checks: Vec::new(),
-        notes: Vec::new(),
-        era: None,
-        facts: Default::default(),
-        inconclusive: Vec::new(),
-    }
+    report_of(sightings)
 }
 
 /// A link budget, a component cap and a lenient root-URI reader, as the

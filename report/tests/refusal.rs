@@ -3,12 +3,13 @@
 //! and the text, JSON and HTML reports show it; an overblock's does not.
 //! The example itself prefers one found the same way at every seed.
 
-use std::time::Duration;
-
 use rootguard_judge::{Case, Entry, Expect, Op, Scenario};
-use rootguard_report::{html, json, text, Example, Ledger, Refusal, Report, Sighting, Tool};
+use rootguard_report::{html, json, text, Example, Refusal, Report, Sighting};
 use rootguard_triage::{unprobed, Class};
 use serde_json::Value;
+
+mod common;
+use common::report_of;
 
 fn scenario(tree: Vec<Entry>, path: &str, expect: Expect) -> Scenario {
     Scenario {
@@ -70,28 +71,7 @@ fn escape(origin: &str, path: &str) -> Sighting {
 }
 
 fn report(sightings: Vec<Sighting>) -> Report {
-    let mut ledger = Ledger::default();
-    for s in sightings {
-        ledger.add(s);
-    }
-    Report {
-        tool: Tool::Vet,
-        command: "python3 c.py".into(),
-        artifact: "c.py".into(),
-        summary: vec!["rootguard vet".into()],
-        seed: Some(1),
-        strict: false,
-        interrupted: false,
-        elapsed: Duration::ZERO,
-        queries: 10,
-        counts: vec![(Class::PathEscape, 4)],
-        defects: ledger.defects(),
-        checks: Vec::new(),
-        notes: Vec::new(),
-        era: None,
-        facts: Default::default(),
-        inconclusive: Vec::new(),
-    }
+    report_of(sightings)
 }
 
 #[test]

@@ -3,12 +3,12 @@
 //! class that confirmed more, all of it among what the first one has, and
 //! keeps its own ID when there is none.
 
-use std::collections::BTreeSet;
-use std::time::Duration;
-
 use rootguard_judge::{Case, Entry, Op, Scenario};
-use rootguard_report::{Example, Ledger, Sighting, Variants};
-use rootguard_triage::{Class, Feature, FeatureProbe, Identity, Need, Signature};
+use rootguard_report::{Example, Ledger, Sighting};
+use rootguard_triage::{Class, Feature};
+
+mod common;
+use common::probed;
 
 fn scenario(name: &str) -> Scenario {
     Scenario {
@@ -28,37 +28,14 @@ fn scenario(name: &str) -> Scenario {
 
 /// A probed path escape: `needed` confirmed, `open` kept but not varied.
 fn sighting(name: &str, needed: &[Feature], open: &[Feature], hits: u64) -> Sighting {
-    let mut probes: Vec<FeatureProbe> = needed
-        .iter()
-        .map(|&feature| FeatureProbe {
-            feature,
-            need: Need::Needed,
-        })
-        .collect();
-    probes.extend(open.iter().map(|&feature| FeatureProbe {
-        feature,
-        need: Need::NoVariant,
-    }));
-    let features: BTreeSet<Feature> = needed.iter().chain(open).copied().collect();
+    let example = Example {
+        scenario: scenario(name),
+        minimal: true,
+        ..Example::default()
+    };
     Sighting {
-        identity: Identity {
-            signature: Signature {
-                class: Class::PathEscape,
-                features,
-                confirmed: needed.iter().copied().collect(),
-            },
-            probes,
-            probed: true,
-            queries: 1,
-            elapsed: Duration::ZERO,
-        },
-        example: Example {
-            scenario: scenario(name),
-            minimal: true,
-            ..Example::default()
-        },
         hits,
-        variants: Variants::default(),
+        ..probed(Class::PathEscape, needed, open, example)
     }
 }
 

@@ -101,22 +101,26 @@ fn shards_share_the_list_out_whole() {
     assert_eq!(seen, all);
 }
 
+/// Allows a path whose text begins with a root's path, as text.
+fn text_prefix(roots: &[&str], path: &[u8]) -> Answer {
+    let allowed = roots.iter().any(|r| {
+        r.strip_prefix("file://")
+            .is_some_and(|p| path.starts_with(p.as_bytes()))
+    });
+    if allowed {
+        Answer::allow()
+    } else {
+        Answer::deny()
+    }
+}
+
 /// A checker that compares text prefixes, asked nothing but the
 /// systematic phase (no corpus, the covering array cut off by the query
 /// cap): it is caught, at every seed, by the same queries.
 #[test]
 fn a_prefix_checker_is_caught_by_the_list_alone() {
     fn prefix(roots: &[&str], path: &Path, _op: rootguard::Op) -> Answer {
-        let path = path.as_os_str().as_bytes();
-        let allowed = roots.iter().any(|r| {
-            r.strip_prefix("file://")
-                .is_some_and(|p| path.starts_with(p.as_bytes()))
-        });
-        if allowed {
-            Answer::allow()
-        } else {
-            Answer::deny()
-        }
+        text_prefix(roots, path.as_os_str().as_bytes())
     }
     let cases: u64 = systematic()
         .iter()
@@ -144,15 +148,7 @@ fn two_flaws_of_names_are_both_named() {
             .iter()
             .map(|&b| if b == b'\\' { b'/' } else { b })
             .collect();
-        let allowed = roots.iter().any(|r| {
-            r.strip_prefix("file://")
-                .is_some_and(|p| path.starts_with(p.as_bytes()))
-        });
-        if allowed {
-            Answer::allow()
-        } else {
-            Answer::deny()
-        }
+        text_prefix(roots, &path)
     }
     let cases: u64 = systematic()
         .iter()
