@@ -6,33 +6,15 @@
 
 use std::path::Path;
 
-use rootguard_judge::{Case, Entry, Op, Scenario};
-use rootguard_report::{json, Baseline, Comparison, Example, Report, Sighting};
+use rootguard_report::{json, Baseline, Comparison, Report, Sighting};
 use rootguard_triage::{Class, Feature, RootRule};
 
 mod common;
-use common::{probed, report_of};
+use common::{minimal, probed, report_of};
 
 /// A probed escape whose every feature was shown needed.
 fn sighting(class: Class, needed: &[Feature]) -> Sighting {
-    let example = Example {
-        scenario: Scenario {
-            name: "example".into(),
-            note: None,
-            tree: vec![Entry::Dir {
-                path: "project".into(),
-            }],
-            roots: vec!["file://{base}/project".into()],
-            cases: vec![Case {
-                path: "{base}/project/x".into(),
-                op: Op::Read,
-                expect: None,
-            }],
-        },
-        minimal: true,
-        ..Example::default()
-    };
-    probed(class, needed, &[], example)
+    probed(class, needed, &[], minimal("example"))
 }
 
 fn report(sightings: Vec<Sighting>) -> Report {

@@ -3,39 +3,17 @@
 //! class that confirmed more, all of it among what the first one has, and
 //! keeps its own ID when there is none.
 
-use rootguard_judge::{Case, Entry, Op, Scenario};
-use rootguard_report::{Example, Ledger, Sighting};
+use rootguard_report::{Ledger, Sighting};
 use rootguard_triage::{Class, Feature};
 
 mod common;
-use common::probed;
-
-fn scenario(name: &str) -> Scenario {
-    Scenario {
-        name: name.into(),
-        note: None,
-        tree: vec![Entry::Dir {
-            path: "project".into(),
-        }],
-        roots: vec!["file://{base}/project".into()],
-        cases: vec![Case {
-            path: "{base}/project/x".into(),
-            op: Op::Read,
-            expect: None,
-        }],
-    }
-}
+use common::{minimal, probed};
 
 /// A probed path escape: `needed` confirmed, `open` kept but not varied.
 fn sighting(name: &str, needed: &[Feature], open: &[Feature], hits: u64) -> Sighting {
-    let example = Example {
-        scenario: scenario(name),
-        minimal: true,
-        ..Example::default()
-    };
     Sighting {
         hits,
-        ..probed(Class::PathEscape, needed, open, example)
+        ..probed(Class::PathEscape, needed, open, minimal(name))
     }
 }
 

@@ -6,6 +6,7 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
+use rootguard_judge::{Case, Entry, Op, Scenario};
 use rootguard_report::{Example, Ledger, Report, Sighting, Tool};
 use rootguard_triage::{Class, Feature, FeatureProbe, Identity, Need, Signature};
 
@@ -65,5 +66,27 @@ pub fn probed(class: Class, needed: &[Feature], open: &[Feature], example: Examp
         example,
         hits: 3,
         variants: Default::default(),
+    }
+}
+
+/// A minimal example named `name`: a read of `{base}/project/x` with the
+/// root `{base}/project`.
+pub fn minimal(name: &str) -> Example {
+    Example {
+        scenario: Scenario {
+            name: name.into(),
+            note: None,
+            tree: vec![Entry::Dir {
+                path: "project".into(),
+            }],
+            roots: vec!["file://{base}/project".into()],
+            cases: vec![Case {
+                path: "{base}/project/x".into(),
+                op: Op::Read,
+                expect: None,
+            }],
+        },
+        minimal: true,
+        ..Example::default()
     }
 }
