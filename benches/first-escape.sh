@@ -2,8 +2,10 @@
 # Time to first escape: vets every flawed example checker (examples/checkers/)
 # at seeds 1..5 with --fail-fast and --jobs 1, and prints a Markdown table of
 # the median and worst seconds from the start to the first escape the search
-# saw (the report's first_escape_seconds; triage excluded). A seed that sees
-# no escape within the budget counts as the budget and is marked.
+# saw (the report's first_escape_seconds; triage excluded), and the worst
+# query it was seen at (first_escape_query: the same on any machine, where
+# seconds depend on the load). A seed that sees no escape within the budget
+# counts as the budget and is marked.
 #
 #   bash benches/first-escape.sh            # budget 30 s a run
 #   BUDGET=10 SEEDS="1 2 3" bash benches/first-escape.sh
@@ -15,8 +17,8 @@ seeds=${SEEDS:-1 2 3 4 5}
 # shellcheck source=benches/flawed-checkers.sh
 source "$here/benches/flawed-checkers.sh"
 
-echo "| checker | median (s) | worst (s) | seeds that saw an escape |"
-echo "|---|---|---|---|"
+echo "| checker | median (s) | worst (s) | worst query | seeds that saw an escape |"
+echo "|---|---|---|---|---|"
 for entry in "${checkers[@]}"; do
   name=${entry%%|*}
   rest=${entry#*|}
@@ -24,21 +26,25 @@ for entry in "${checkers[@]}"; do
   read -r -a cmd <<<"${rest#*|}"
   [ "$flavour" = linux ] || name="$name --flavor $flavour"
   times=()
+  queries=()
   caught=0
   for seed in $seeds; do
     "$rootguard" vet --flavor "$flavour" --fail-fast --jobs 1 --seed "$seed" --budget "$budget" \
       --json "$tmp/report.json" -- "${cmd[@]}" >/dev/null 2>&1
-    t=$(python3 -c 'import json,sys; v=json.load(open(sys.argv[1])).get("first_escape_seconds"); print("" if v is None else v)' "$tmp/report.json" 2>/dev/null)
-    if [ -n "$t" ]; then
+    read -r t q < <(python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); t, q = r.get("first_escape_seconds"), r.get("first_escape_query"); print("-" if t is None else t, "-" if q is None else q)' "$tmp/report.json" 2>/dev/null || echo "- -")
+    if [ "$t" != "-" ]; then
       caught=$((caught + 1))
       times+=("$t")
+      queries+=("$q")
     else
       times+=("$budget")
     fi
   done
-  python3 - "$name" "$caught" "${times[@]}" <<'PY'
+  python3 - "$name" "$caught" "${queries[*]:-}" "${times[@]}" <<'PY'
 import statistics, sys
-name, caught, times = sys.argv[1], int(sys.argv[2]), [float(t) for t in sys.argv[3:]]
-print(f"| `{name}` | {statistics.median(times):.2f} | {max(times):.2f} | {caught} of {len(times)} |")
+name, caught, queries = sys.argv[1], int(sys.argv[2]), [int(q) for q in sys.argv[3].split()]
+times = [float(t) for t in sys.argv[4:]]
+worst = max(queries) if queries else "none"
+print(f"| `{name}` | {statistics.median(times):.2f} | {max(times):.2f} | {worst} | {caught} of {len(times)} |")
 PY
 done

@@ -440,17 +440,34 @@ fn fold_unconfirmed(defects: Vec<Defect>) -> Vec<Defect> {
                 .map(BTreeSet::len)
                 .max()
         };
-        let host = (0..all.len())
-            .filter_map(|j| fits(j).map(|n| (j, n)))
-            .max_by(|&(a, n), &(b, m)| {
-                let id = |j: usize| {
-                    all[j]
-                        .as_ref()
-                        .map(|d| std::cmp::Reverse(d.id().to_owned()))
-                };
-                (n, id(a)).cmp(&(m, id(b)))
-            })
-            .map(|(j, _)| j);
+        // Probing that could vary nothing (a name of bytes that are not
+        // UTF-8) confirmed nothing: the host is then the defect of its class
+        // whose confirmed features it shares most, if it shares any.
+        let shares = |j: usize| -> Option<usize> {
+            let f = all[j].as_ref()?;
+            if j == i || f.signature.class != s.class || !s.confirmed.is_empty() {
+                return None;
+            }
+            std::iter::once(&f.signature.confirmed)
+                .chain(&f.confirmed)
+                .map(|h| h.intersection(&s.features).count())
+                .max()
+                .filter(|&n| n > 0)
+        };
+        let best = |score: &dyn Fn(usize) -> Option<usize>| {
+            (0..all.len())
+                .filter_map(|j| score(j).map(|n| (j, n)))
+                .max_by(|&(a, n), &(b, m)| {
+                    let id = |j: usize| {
+                        all[j]
+                            .as_ref()
+                            .map(|d| std::cmp::Reverse(d.id().to_owned()))
+                    };
+                    (n, id(a)).cmp(&(m, id(b)))
+                })
+                .map(|(j, _)| j)
+        };
+        let host = best(&fits).or_else(|| best(&shares));
         if let Some(j) = host {
             let loose = all[i].take().expect("present");
             all[j].as_mut().expect("present").absorb(loose);

@@ -132,3 +132,38 @@ fn an_unconfirmed_defect_joins_a_host_through_any_sighting() {
         ["RG-FINAL-LINK-PARENT", "RG-LINK-FOLLOWED"]
     );
 }
+
+/// A sighting probing could vary nothing of (a name of bytes that are not
+/// UTF-8) is named by no rule of its own: it joins the defect whose
+/// confirmed features it shares most, and keeps its ID when it shares none.
+#[test]
+fn a_defect_probing_could_not_vary_joins_the_one_it_shares_most_with() {
+    let unvaried = [
+        Feature::Backslash,
+        Feature::PatternChar,
+        Feature::DotDot,
+        Feature::Link,
+    ];
+    let mut ledger = Ledger::default();
+    ledger.add(sighting(
+        "fallback",
+        &[Feature::NewTarget, Feature::Link],
+        &[],
+        40,
+    ));
+    ledger.add(sighting("bytes", &[], &unvaried, 2));
+    assert_eq!(ids(ledger), [("RG-MISSING-FILE-FALLBACK".to_owned(), 42)]);
+
+    let mut ledger = Ledger::default();
+    ledger.add(sighting("prefix", &[Feature::SiblingPrefix], &[], 40));
+    ledger.add(sighting("bytes", &[], &unvaried, 2));
+    let mut found = ids(ledger);
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            ("RG-BACKSLASH-SEPARATOR".to_owned(), 2),
+            ("RG-PREFIX-SIBLING".to_owned(), 40)
+        ]
+    );
+}

@@ -340,15 +340,6 @@ const RULES: &[Rule] = &[
     },
     Rule {
         families: EO,
-        needs: &[Feature::RootTrimmableEdge],
-        id: "RG-ROOT-URI-TRIMMED",
-        class: Class::RootEscape,
-        title: "quotes or whitespace trimmed from a root URI",
-        diagnosis: "The checker trims quotes or whitespace from a root URI before it reads it (as the MCP reference server once trimmed its arguments), but `'` is a valid character of a path: `file:///b/x'` names the directory `x'`, and the checker grants `x` instead (and refuses `x'`).",
-        fix: "Read a root URI exactly as sent (semantics.md section 1): nothing is trimmed or repaired; an invalid one grants nothing.",
-    },
-    Rule {
-        families: EO,
         needs: &[Feature::Backslash],
         id: "RG-BACKSLASH-SEPARATOR",
         class: Class::PathEscape,
@@ -412,6 +403,18 @@ const RULES: &[Rule] = &[
     },
     // Before the chain: a budget shows as a chain too long, and a
     // minimal scenario holds many links only when it needs them.
+    // After the names of the path: a root's trimmed edge is the client's,
+    // and a variant cannot rename it where the path spells it otherwise
+    // (`%2F'%2F` beside the root `'`).
+    Rule {
+        families: EO,
+        needs: &[Feature::RootTrimmableEdge],
+        id: "RG-ROOT-URI-TRIMMED",
+        class: Class::RootEscape,
+        title: "quotes or whitespace trimmed from a root URI",
+        diagnosis: "The checker trims quotes or whitespace from a root URI before it reads it (as the MCP reference server once trimmed its arguments), but `'` is a valid character of a path: `file:///b/x'` names the directory `x'`, and the checker grants `x` instead (and refuses `x'`).",
+        fix: "Read a root URI exactly as sent (semantics.md section 1): nothing is trimmed or repaired; an invalid one grants nothing.",
+    },
     Rule {
         families: EO,
         needs: &[Feature::ManyLinks],
