@@ -1,6 +1,7 @@
-//! The conformance corpus (corpus/scenarios/*.json) agrees with the oracle:
-//! every `expect` written by hand is the truth `rootguard oracle --verify`
-//! computes, on the model and the kernel alike.
+//! The conformance corpus (corpus/scenarios/*.json) and the catalogue's
+//! witnesses (corpus/witnesses.json) agree with the oracle: every `expect`
+//! written by hand is the truth `rootguard oracle --verify` computes, on
+//! the model and the kernel alike.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -37,12 +38,13 @@ fn agree_line(out: &str) -> Option<(usize, usize)> {
 
 #[test]
 fn every_corpus_file_verifies() {
-    let files = corpus_files();
+    let mut files = corpus_files();
     assert!(
         !files.is_empty(),
         "no scenario files in {}",
         corpus_dir().display()
     );
+    files.push(corpus_dir().join("../witnesses.json"));
     let mut failures = Vec::new();
     for file in &files {
         let out = Command::new(env!("CARGO_BIN_EXE_rootguard"))

@@ -163,6 +163,7 @@ fn example(f: &Finding) -> Example {
             })
             .collect(),
         stderr: String::new(),
+        refusal: None,
     }
 }
 

@@ -1,6 +1,6 @@
 //! CI baselines: a previous JSON report, and which defects are new since.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -66,10 +66,13 @@ pub struct Baseline {
     pub path: PathBuf,
     /// Its defect IDs.
     pub ids: BTreeSet<String>,
-    /// The IDs its defects stood for besides their own (a defect's
-    /// `covers`, docs/reports.md): a defect of a report is known when its
-    /// ID or one it covers is among `ids` or these.
+    /// The IDs its defects stood for or went by besides their own (a
+    /// defect's `covers` and `aliases`, docs/reports.md): a defect of a
+    /// report is known when its ID, or one it covers or goes by, is among
+    /// `ids` or these.
     pub covered: BTreeSet<String>,
+    /// For each of its defect IDs, the IDs that defect covered or went by.
+    pub others: BTreeMap<String, BTreeSet<String>>,
 }
 
 impl Baseline {
@@ -129,27 +132,27 @@ impl Baseline {
             .get("defects")
             .and_then(Value::as_array)
             .ok_or_else(|| not_a_report("no \"defects\" array".into()))?;
-        let ids = defects
-            .iter()
-            .map(|d| {
-                d.get("id")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-                    .ok_or_else(|| not_a_report("a defect without an \"id\"".into()))
-            })
-            .collect::<Result<_, _>>()?;
-        // Reports written before `covers` existed have none: only IDs match.
-        let covered = defects
-            .iter()
-            .filter_map(|d| d.get("covers").and_then(Value::as_array))
-            .flatten()
-            .filter_map(Value::as_str)
-            .map(str::to_owned)
-            .collect();
+        let mut others: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for d in defects {
+            let id = d
+                .get("id")
+                .and_then(Value::as_str)
+                .ok_or_else(|| not_a_report("a defect without an \"id\"".into()))?;
+            // Reports written before `covers` and `aliases` existed have
+            // none: only IDs match.
+            let names = ["covers", "aliases"]
+                .into_iter()
+                .filter_map(|member| d.get(member).and_then(Value::as_array))
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(str::to_owned);
+            others.entry(id.to_owned()).or_default().extend(names);
+        }
         Ok(Baseline {
             path: path.to_owned(),
-            ids,
-            covered,
+            ids: others.keys().cloned().collect(),
+            covered: others.values().flatten().cloned().collect(),
+            others,
         })
     }
 }
@@ -169,13 +172,14 @@ pub struct Comparison {
 
 impl Comparison {
     /// `report` against `baseline`. A defect is known when its ID, or an
-    /// ID it covers, is one the baseline's defects had or covered; a
-    /// baseline defect is gone when no defect of the report has or covers
-    /// its ID, or an ID it covered.
+    /// ID it covers or goes by, is one the baseline's defects had, covered
+    /// or went by; a baseline defect is gone when no defect of the report
+    /// has, covers or goes by its ID, or an ID it covered.
     pub fn new(report: &Report, baseline: &Baseline) -> Comparison {
         let names = |d: &'_ crate::model::Defect| -> Vec<String> {
             std::iter::once(d.id().to_owned())
                 .chain(d.covers.iter().cloned())
+                .chain(d.aliases.iter().cloned())
                 .collect()
         };
         let known_before = |d: &crate::model::Defect| {
@@ -249,12 +253,13 @@ impl Comparison {
     }
 }
 
-/// Whether baseline defect `id`, which covered some IDs in the baseline,
-/// lives on in a report whose defects have or cover `now`
-/// (`RG-ROOT-URI-AS-TEXT` then, one rule's own ID now, or the reverse).
+/// Whether baseline defect `id` lives on in a report whose defects have,
+/// cover or go by `now`, under an ID it covered or went by
+/// (`RG-ROOT-URI-AS-TEXT` then and one rule's own ID now; `RG-LINK-BUDGET`
+/// then, going by `RG-LINK-CHAIN`, and `RG-LINK-CHAIN` now).
 fn covered_by(baseline: &Baseline, now: &BTreeSet<String>, id: &str) -> bool {
-    // A baseline that merged rules kept their IDs in `covered`; one of
-    // them seen now means the merged defect is not gone.
-    id == rootguard_triage::catalogue::ROOT_URI_AS_TEXT
-        && baseline.covered.iter().any(|c| now.contains(c))
+    baseline
+        .others
+        .get(id)
+        .is_some_and(|names| names.iter().any(|n| now.contains(n)))
 }

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::junit::xml_escape as escape;
 use crate::model::{Defect, Report};
 use crate::svg::tree_svg;
-use crate::text::{defects_phrase, verdict_line};
+use crate::text::{defects_phrase, refusal_words, verdict_line};
 use rootguard_triage::Need;
 
 const STYLE: &str = "
@@ -188,6 +188,12 @@ fn defect_section(out: &mut String, report: &Report, d: &Defect) {
             "truth",
             &format!("{truth}: {}", e.explanation.as_deref().unwrap_or("")),
         );
+    }
+    if let Some(r) = e.refusal.as_ref().filter(|_| d.class().is_escape()) {
+        let words = refusal_words(&e.scenario, r);
+        if !words.is_empty() {
+            row("refused", &words.join("\n"));
+        }
     }
     let _ = writeln!(out, "</table>");
     if !e.exchange.is_empty() {

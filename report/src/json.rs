@@ -33,6 +33,12 @@ fn example_json(e: &Example) -> Value {
             "message": as_json(&m.text),
         })).collect::<Vec<_>>(),
         "stderr": e.stderr,
+        "refusal": e.refusal.as_ref().map(|r| json!({
+            "without": r.without,
+            "scenario": r.scenario.shown(),
+            "request": as_json(&r.request),
+            "answer": r.answer,
+        })),
     });
     if !e.scenario.is_utf8() {
         out["scenario_json"] =
@@ -53,6 +59,7 @@ pub fn defect_json(report: &Report, d: &Defect) -> Value {
         "fix": d.entry.fix,
         "known": d.entry.known,
         "covers": d.covers,
+        "aliases": d.aliases,
         "signature": {
             "class": d.signature.class.as_str(),
             "features": d.signature.features.iter().map(|f| f.name()).collect::<Vec<_>>(),

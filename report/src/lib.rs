@@ -61,8 +61,8 @@ pub use json::{defect_json, json, report_value, FORMAT, VERSION};
 pub use junit::{junit, xml_escape};
 pub use marks::hostile_marks;
 pub use model::{
-    artifact_of, sort_defects, Check, Defect, Example, Ledger, Message, Report, Sighting, Tool,
-    Variants,
+    artifact_of, is_seeded, sort_defects, Check, Defect, Example, Ledger, Message, Refusal, Report,
+    Sighting, Tool, Variants,
 };
 pub use sarif::sarif;
 pub use svg::tree_svg;

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use rootguard_judge::Scenario;
 use rootguard_triage::catalogue::{self, Entry as CatalogueEntry};
-use rootguard_triage::{simplicity, Class, FeatureProbe, Identity, Signature};
+use rootguard_triage::{simplicity, Class, Feature, FeatureProbe, Identity, Signature};
 
 /// One message of a recorded exchange (`rootguard mcp`'s JSON-RPC).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,6 +41,27 @@ pub struct Example {
     pub exchange: Vec<Message>,
     /// The checker's recent stderr.
     pub stderr: String,
+    /// For an escape, the refusal seen beside it, when one was: the same
+    /// query without one hostile feature it needs, which the checker
+    /// refused as it should.
+    pub refusal: Option<Refusal>,
+}
+
+/// A refusal beside an escape: a variant of the escape's example that
+/// lacks one hostile feature the escape needs (asked while probing), whose
+/// truth is still outside, and which the checker refused. Side by side,
+/// the two show what the checker gets wrong: `project/linkout/secret.txt`
+/// allowed, `outside/secret.txt` refused.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Refusal {
+    /// The feature taken away, e.g. `link`.
+    pub without: String,
+    /// The variant: `{base}` form, one case, its `expect` the truth.
+    pub scenario: Scenario,
+    /// The exact request.
+    pub request: String,
+    /// What came back, in words (`denied`).
+    pub answer: String,
 }
 
 impl Default for Example {
@@ -62,6 +83,7 @@ impl Default for Example {
             evidence: None,
             exchange: Vec::new(),
             stderr: String::new(),
+            refusal: None,
         }
     }
 }
@@ -142,6 +164,15 @@ pub struct Defect {
     /// `RG-ROOT-URI-<RULE>` of each rule it ignores. Empty otherwise. A
     /// baseline naming any of them matches this defect.
     pub covers: Vec<String>,
+    /// Other IDs the same defect goes by (sorted): the IDs earlier
+    /// catalogues gave its signatures ([`catalogue::former_ids`]), and the
+    /// IDs of the defects folded into it. A baseline naming any of them
+    /// matches this defect.
+    pub aliases: Vec<String>,
+    /// The features each probed sighting confirmed, each set once: the
+    /// mechanisms it was seen as, which a defect whose probing left
+    /// features open may be folded into ([`Ledger::defects`]).
+    pub confirmed: Vec<BTreeSet<Feature>>,
 }
 
 impl Defect {
@@ -151,6 +182,15 @@ impl Defect {
     /// probing counts and sightings (its own signature among them); the
     /// more severe class of the two.
     fn absorb(&mut self, other: Defect) {
+        let own = self.id().to_owned();
+        for alias in std::iter::once(other.id().to_owned()).chain(other.aliases) {
+            self.alias(&own, alias);
+        }
+        for set in other.confirmed {
+            if !self.confirmed.contains(&set) {
+                self.confirmed.push(set);
+            }
+        }
         self.hits += other.hits;
         self.variants.merge(&other.variants);
         self.probe_queries += other.probe_queries;
@@ -160,6 +200,14 @@ impl Defect {
         }
         for (seen_as, hits) in other.sightings {
             self.seen_as(seen_as, hits);
+        }
+    }
+
+    /// Adds `alias` to the other IDs this defect goes by, unless it is `own`.
+    fn alias(&mut self, own: &str, alias: String) {
+        if alias != own && !self.aliases.contains(&alias) {
+            self.aliases.push(alias);
+            self.aliases.sort();
         }
     }
 
@@ -258,7 +306,17 @@ impl Ledger {
             probe_queries: 0,
             probe_time: Duration::ZERO,
             covers: Vec::new(),
+            aliases: Vec::new(),
+            confirmed: Vec::new(),
         });
+        let confirmed = &identity.signature.confirmed;
+        if identity.probed && !defect.confirmed.contains(confirmed) {
+            defect.confirmed.push(confirmed.clone());
+        }
+        for former in catalogue::former_ids(&identity.signature) {
+            let own = defect.entry.id.clone();
+            defect.alias(&own, former);
+        }
         defect.seen_as(identity.signature.to_string(), hits);
         defect.hits += hits;
         if seen.severity_rank() < defect.class.severity_rank() {
@@ -268,10 +326,15 @@ impl Ledger {
         defect.probe_queries += identity.queries;
         defect.probe_time += identity.elapsed;
         // The example shows the defect at its worst: an escape's example
-        // is an escape, never a refusal seen on the way; then minimal,
-        // then simplest.
+        // is an escape, never a refusal seen on the way; then minimal, then
+        // one found the same way at every seed, then simplest.
         let rank = |class: Class, e: &Example| {
-            (class.severity_rank(), !e.minimal, simplicity(&e.scenario))
+            (
+                class.severity_rank(),
+                !e.minimal,
+                is_seeded(&e.origin),
+                simplicity(&e.scenario),
+            )
         };
         if rank(seen, &example) < rank(defect.signature.class, &defect.example) {
             defect.example = example;
@@ -319,6 +382,32 @@ impl Ledger {
     }
 }
 
+/// Where the harnesses draw from the seed (vet's random phase and
+/// covering array, whose rungs turn with the seed; mcp's generative
+/// phase): an example from elsewhere (the corpus, the systematic phase,
+/// an attack of the table) is found the same way at every seed.
+const SEEDED_ORIGINS: [&str; 3] = ["random", "covering", "generative"];
+
+/// Whether an example's origin depends on the seed (`random`,
+/// `covering`, `generative …`); one that does not (the corpus, the
+/// systematic phase, an attack of the table) is found the same way at
+/// every seed, so triage and reports prefer it.
+///
+/// # Examples
+///
+/// ```
+/// use rootguard_report::is_seeded;
+/// assert!(is_seeded("random") && is_seeded("generative (roots mode)"));
+/// assert!(!is_seeded("systematic") && !is_seeded("bundled:corpus/scenarios/links.json"));
+/// ```
+pub fn is_seeded(origin: &str) -> bool {
+    SEEDED_ORIGINS.iter().any(|o| {
+        origin
+            .strip_prefix(o)
+            .is_some_and(|rest| rest.is_empty() || rest.starts_with(' '))
+    })
+}
+
 /// `defects` with each one that probing left features open in folded
 /// into a more specific defect of its class that those open features
 /// account for (see [`Ledger::defects`]).
@@ -334,30 +423,51 @@ fn fold_unconfirmed(defects: Vec<Defect>) -> Vec<Defect> {
         if !loose.probed || s.features == s.confirmed {
             continue;
         }
-        // A host: same class, its confirmed features more than these and
-        // within what this one kept (confirmed, or left open).
-        let host = (0..all.len())
-            .filter(|&j| j != i)
-            .filter(|&j| {
-                all[j].as_ref().is_some_and(|f| {
-                    let h = &f.signature;
-                    h.class == s.class
-                        && h.confirmed.len() > s.confirmed.len()
-                        && s.confirmed.is_subset(&h.confirmed)
-                        && h.confirmed.is_subset(&s.features)
+        // A host: same class, and a sighting of it that confirmed more than
+        // these, all within what this one kept (confirmed, or left open).
+        let fits = |j: usize| -> Option<usize> {
+            let f = all[j].as_ref()?;
+            if j == i || f.signature.class != s.class {
+                return None;
+            }
+            std::iter::once(&f.signature.confirmed)
+                .chain(&f.confirmed)
+                .filter(|h| {
+                    h.len() > s.confirmed.len()
+                        && s.confirmed.is_subset(h)
+                        && h.is_subset(&s.features)
                 })
-            })
-            .max_by(|&a, &b| {
-                let key = |j: usize| {
-                    all[j].as_ref().map(|d| {
-                        (
-                            d.signature.confirmed.len(),
-                            std::cmp::Reverse(d.id().to_owned()),
-                        )
-                    })
-                };
-                key(a).cmp(&key(b))
-            });
+                .map(BTreeSet::len)
+                .max()
+        };
+        // Probing that could vary nothing (a name of bytes that are not
+        // UTF-8) confirmed nothing: the host is then the defect of its class
+        // whose confirmed features it shares most, if it shares any.
+        let shares = |j: usize| -> Option<usize> {
+            let f = all[j].as_ref()?;
+            if j == i || f.signature.class != s.class || !s.confirmed.is_empty() {
+                return None;
+            }
+            std::iter::once(&f.signature.confirmed)
+                .chain(&f.confirmed)
+                .map(|h| h.intersection(&s.features).count())
+                .max()
+                .filter(|&n| n > 0)
+        };
+        let best = |score: &dyn Fn(usize) -> Option<usize>| {
+            (0..all.len())
+                .filter_map(|j| score(j).map(|n| (j, n)))
+                .max_by(|&(a, n), &(b, m)| {
+                    let id = |j: usize| {
+                        all[j]
+                            .as_ref()
+                            .map(|d| std::cmp::Reverse(d.id().to_owned()))
+                    };
+                    (n, id(a)).cmp(&(m, id(b)))
+                })
+                .map(|(j, _)| j)
+        };
+        let host = best(&fits).or_else(|| best(&shares));
         if let Some(j) = host {
             let loose = all[i].take().expect("present");
             all[j].as_mut().expect("present").absorb(loose);
@@ -382,6 +492,8 @@ fn merge_root_rules(rules: Vec<Defect>) -> Defect {
         merged.absorb(other);
     }
     merged.entry = catalogue::root_uri_as_text(&ignored);
+    // The rules' own IDs are what it covers, not other names it goes by.
+    merged.aliases.retain(|a| !covers.contains(a));
     merged.covers = covers;
     merged
 }

@@ -3,9 +3,9 @@
 
 use std::fmt::Write as _;
 
-use rootguard_judge::Entry;
+use rootguard_judge::{Entry, Scenario};
 
-use crate::model::{Defect, Example, Report};
+use crate::model::{Defect, Example, Refusal, Report};
 use rootguard_triage::Need;
 
 /// One tree entry in a line: `dir P`, `file P` or `P -> T`.
@@ -239,9 +239,40 @@ fn example_lines(out: &mut String, e: &Example, escape: bool) {
         let explanation = e.explanation.as_deref().unwrap_or("");
         let _ = writeln!(out, "    truth:    {truth}: {}", clip(explanation, 400));
     }
+    if let Some(r) = e.refusal.as_ref().filter(|_| escape) {
+        let words = refusal_words(s, r);
+        if !words.is_empty() {
+            let _ = writeln!(out, "    refused:  {}", words.join("\n              "));
+        }
+    }
     if !escape && !e.stderr.trim().is_empty() {
         let tail: Vec<&str> = e.stderr.lines().rev().take(5).collect();
         let tail: Vec<&str> = tail.into_iter().rev().collect();
         let _ = writeln!(out, "    stderr:   {}", tail.join("\n              "));
     }
+}
+
+/// The refusal beside an escape in words, one line each: its request, its
+/// answer and the feature it lacks; then its tree and its roots where they
+/// are not the example's.
+pub(crate) fn refusal_words(example: &Scenario, r: &Refusal) -> Vec<String> {
+    let Some(case) = r.scenario.cases.first() else {
+        return Vec::new();
+    };
+    let mut lines = vec![format!(
+        "{} {:?}: {} (the same without {}, truth {})",
+        case.op,
+        case.path,
+        clip(&r.answer, 200),
+        r.without,
+        case.expect.map_or("unknown".to_owned(), |t| t.to_string()),
+    )];
+    if r.scenario.tree != example.tree {
+        let tree: Vec<String> = r.scenario.tree.iter().map(entry_text).collect();
+        lines.push(format!("its tree: {}", tree.join(", ")));
+    }
+    if r.scenario.roots != example.roots {
+        lines.push(format!("its roots: {:?}", r.scenario.roots));
+    }
+    lines
 }

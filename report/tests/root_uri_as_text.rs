@@ -4,13 +4,15 @@
 //! (and across reports written before `covers` existed).
 
 use std::path::Path;
-use std::time::Duration;
 
 use rootguard_judge::{Case, Entry, Op, Scenario};
 use rootguard_report::{
-    json, report_value, Baseline, Comparison, Example, Ledger, Report, Sighting, Tool, Variants,
+    json, report_value, Baseline, Comparison, Example, Report, Sighting, Variants,
 };
 use rootguard_triage::{unprobed, Class};
+
+mod common;
+use common::report_of;
 
 fn sighting(root: &str) -> Sighting {
     let scenario = Scenario {
@@ -45,28 +47,7 @@ fn sighting(root: &str) -> Sighting {
 }
 
 fn report(roots: &[&str]) -> Report {
-    let mut ledger = Ledger::default();
-    for root in roots {
-        ledger.add(sighting(root));
-    }
-    Report {
-        tool: Tool::Vet,
-        command: "c".into(),
-        artifact: "c".into(),
-        summary: vec![],
-        seed: Some(1),
-        strict: false,
-        interrupted: false,
-        elapsed: Duration::ZERO,
-        queries: 1,
-        counts: vec![(Class::RootEscape, 1)],
-        defects: ledger.defects(),
-        checks: vec![],
-        notes: vec![],
-        era: None,
-        facts: Default::default(),
-        inconclusive: Vec::new(),
-    }
+    report_of(roots.iter().map(|root| sighting(root)))
 }
 
 const HOST: &str = "file://evil{base}/project";

@@ -7,7 +7,9 @@
 use std::time::Duration;
 
 use rootguard_judge::{Case, Entry, Op, Scenario};
-use rootguard_report::{sarif, Example, Ledger, Message, Report, Sighting, Tool, Variants};
+use rootguard_report::{
+    sarif, Example, Ledger, Message, Refusal, Report, Sighting, Tool, Variants,
+};
 use rootguard_triage::{probe, unprobed, Class, Feature, Probe};
 use serde_json::Value;
 
@@ -117,6 +119,12 @@ fn sightings() -> Vec<Sighting> {
             },
         ],
         stderr: "Traceback\n  boom".into(),
+        refusal: Some(Refusal {
+            without: "sibling-prefix".into(),
+            scenario: s.clone(),
+            request: r#"{"id":2,"roots":[],"path":"/y","op":"read"}"#.into(),
+            answer: "denied".into(),
+        }),
     };
     let mut variants = Variants::default();
     variants.ops.insert("write".into());

@@ -3,62 +3,17 @@
 //! class that confirmed more, all of it among what the first one has, and
 //! keeps its own ID when there is none.
 
-use std::collections::BTreeSet;
-use std::time::Duration;
+use rootguard_report::{Ledger, Sighting};
+use rootguard_triage::{Class, Feature};
 
-use rootguard_judge::{Case, Entry, Op, Scenario};
-use rootguard_report::{Example, Ledger, Sighting, Variants};
-use rootguard_triage::{Class, Feature, FeatureProbe, Identity, Need, Signature};
-
-fn scenario(name: &str) -> Scenario {
-    Scenario {
-        name: name.into(),
-        note: None,
-        tree: vec![Entry::Dir {
-            path: "project".into(),
-        }],
-        roots: vec!["file://{base}/project".into()],
-        cases: vec![Case {
-            path: "{base}/project/x".into(),
-            op: Op::Read,
-            expect: None,
-        }],
-    }
-}
+mod common;
+use common::{minimal, probed};
 
 /// A probed path escape: `needed` confirmed, `open` kept but not varied.
 fn sighting(name: &str, needed: &[Feature], open: &[Feature], hits: u64) -> Sighting {
-    let mut probes: Vec<FeatureProbe> = needed
-        .iter()
-        .map(|&feature| FeatureProbe {
-            feature,
-            need: Need::Needed,
-        })
-        .collect();
-    probes.extend(open.iter().map(|&feature| FeatureProbe {
-        feature,
-        need: Need::NoVariant,
-    }));
-    let features: BTreeSet<Feature> = needed.iter().chain(open).copied().collect();
     Sighting {
-        identity: Identity {
-            signature: Signature {
-                class: Class::PathEscape,
-                features,
-                confirmed: needed.iter().copied().collect(),
-            },
-            probes,
-            probed: true,
-            queries: 1,
-            elapsed: Duration::ZERO,
-        },
-        example: Example {
-            scenario: scenario(name),
-            minimal: true,
-            ..Example::default()
-        },
         hits,
-        variants: Variants::default(),
+        ..probed(Class::PathEscape, needed, open, minimal(name))
     }
 }
 
@@ -140,6 +95,75 @@ fn an_unconfirmed_defect_with_nothing_to_join_keeps_its_id() {
         [
             ("RG-LINK-CHAIN".to_owned(), 150),
             ("RG-BACKSLASH-SEPARATOR".to_owned(), 1)
+        ]
+    );
+}
+
+/// The host may have confirmed what the loose one kept in another of its
+/// sightings than its example: a long path whose `sub/..` padding could
+/// not be dropped joins the long-path defect that once confirmed a link
+/// and the long path alone, though its example also needed a final link.
+#[test]
+fn an_unconfirmed_defect_joins_a_host_through_any_sighting() {
+    let mut ledger = Ledger::default();
+    ledger.add(sighting(
+        "final",
+        &[Feature::LongPath, Feature::Link, Feature::FinalLink],
+        &[],
+        120,
+    ));
+    ledger.add(sighting(
+        "through",
+        &[Feature::LongPath, Feature::Link],
+        &[],
+        5,
+    ));
+    ledger.add(sighting(
+        "padded",
+        &[Feature::Link],
+        &[Feature::DotDot, Feature::LongPath],
+        1,
+    ));
+    let defects = ledger.defects();
+    let found: Vec<(&str, u64)> = defects.iter().map(|d| (d.id(), d.hits)).collect();
+    assert_eq!(found, [("RG-LONG-PATH-LEXICAL", 126)]);
+    assert_eq!(
+        defects[0].aliases,
+        ["RG-FINAL-LINK-PARENT", "RG-LINK-FOLLOWED"]
+    );
+}
+
+/// A sighting probing could vary nothing of (a name of bytes that are not
+/// UTF-8) is named by no rule of its own: it joins the defect whose
+/// confirmed features it shares most, and keeps its ID when it shares none.
+#[test]
+fn a_defect_probing_could_not_vary_joins_the_one_it_shares_most_with() {
+    let unvaried = [
+        Feature::Backslash,
+        Feature::PatternChar,
+        Feature::DotDot,
+        Feature::Link,
+    ];
+    let mut ledger = Ledger::default();
+    ledger.add(sighting(
+        "fallback",
+        &[Feature::NewTarget, Feature::Link],
+        &[],
+        40,
+    ));
+    ledger.add(sighting("bytes", &[], &unvaried, 2));
+    assert_eq!(ids(ledger), [("RG-MISSING-FILE-FALLBACK".to_owned(), 42)]);
+
+    let mut ledger = Ledger::default();
+    ledger.add(sighting("prefix", &[Feature::SiblingPrefix], &[], 40));
+    ledger.add(sighting("bytes", &[], &unvaried, 2));
+    let mut found = ids(ledger);
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            ("RG-BACKSLASH-SEPARATOR".to_owned(), 2),
+            ("RG-PREFIX-SIBLING".to_owned(), 40)
         ]
     );
 }

@@ -70,6 +70,9 @@ struct Rule {
     fix: &'static str,
 }
 
+/// The ID of an overblock that one unusable root causes beside valid ones.
+const UNUSABLE_ROOT: &str = "RG-UNUSABLE-ROOT-BREAKS-OTHERS";
+
 /// Title, diagnosis and fix of `RG-ROOT-NOT-RESOLVED`, which two rules name.
 const NOT_RESOLVED: (&str, &str, &str) = (
     "roots are used as written, never resolved",
@@ -159,6 +162,17 @@ const RULES: &[Rule] = &[
         title: NOT_RESOLVED.0,
         diagnosis: NOT_RESOLVED.1,
         fix: NOT_RESOLVED.2,
+    },
+    // One unusable root spoils the rest: named for the root, whatever
+    // rule an invalid one breaks (see `identify_without`).
+    Rule {
+        families: O,
+        needs: &[Feature::RootUnresolvable],
+        id: UNUSABLE_ROOT,
+        class: Class::Overblock,
+        title: "one unusable root makes the others refused",
+        diagnosis: "When one root of the list is unusable (an invalid URI, such as one with another scheme, or one naming no directory), the checker refuses the valid roots beside it too: it rejects the whole list (the MCP TypeScript SDK's roots/list schema does when one URI does not start with `file://`) or refuses to start (older servers exit on a directory argument that does not exist), instead of leaving that one root out.",
+        fix: "Judge each root on its own (semantics.md section 1): an unusable root grants nothing, and the valid roots beside it grant what they name.",
     },
     Rule {
         families: EO,
@@ -344,15 +358,6 @@ const RULES: &[Rule] = &[
     },
     Rule {
         families: EO,
-        needs: &[Feature::RootTrimmableEdge],
-        id: "RG-ROOT-URI-TRIMMED",
-        class: Class::RootEscape,
-        title: "quotes or whitespace trimmed from a root URI",
-        diagnosis: "The checker trims quotes or whitespace from a root URI before it reads it (as the MCP reference server once trimmed its arguments), but `'` is a valid character of a path: `file:///b/x'` names the directory `x'`, and the checker grants `x` instead (and refuses `x'`).",
-        fix: "Read a root URI exactly as sent (semantics.md section 1): nothing is trimmed or repaired; an invalid one grants nothing.",
-    },
-    Rule {
-        families: EO,
         needs: &[Feature::Backslash],
         id: "RG-BACKSLASH-SEPARATOR",
         class: Class::PathEscape,
@@ -413,6 +418,29 @@ const RULES: &[Rule] = &[
         title: "a name read as a glob or regex pattern",
         diagnosis: "The checker matches the path against the roots as a pattern (`fnmatch`, `glob`, a regular expression built from the path, `minimatch`), so a name such as `[p]roject`, `pro*` or `projec?` matches the root `project`, while the kernel takes every byte literally and opens the sibling of that name. It judges one path while the operation uses another.",
         fix: "Compare whole path components as exact bytes; never pass a path (or a root) through a pattern matcher. If patterns are a feature, escape every metacharacter of the path first.",
+    },
+    // Before the chain: a budget shows as a chain too long, and a
+    // minimal scenario holds many links only when it needs them.
+    // After the names of the path: a root's trimmed edge is the client's,
+    // and a variant cannot rename it where the path spells it otherwise
+    // (`%2F'%2F` beside the root `'`).
+    Rule {
+        families: EO,
+        needs: &[Feature::RootTrimmableEdge],
+        id: "RG-ROOT-URI-TRIMMED",
+        class: Class::RootEscape,
+        title: "quotes or whitespace trimmed from a root URI",
+        diagnosis: "The checker trims quotes or whitespace from a root URI before it reads it (as the MCP reference server once trimmed its arguments), but `'` is a valid character of a path: `file:///b/x'` names the directory `x'`, and the checker grants `x` instead (and refuses `x'`).",
+        fix: "Read a root URI exactly as sent (semantics.md section 1): nothing is trimmed or repaired; an invalid one grants nothing.",
+    },
+    Rule {
+        families: EO,
+        needs: &[Feature::ManyLinks],
+        id: "RG-LINK-BUDGET",
+        class: Class::PathEscape,
+        title: "a path through many links is judged as text",
+        diagnosis: "The checker follows only so many links in one path (8, 12, 16 and 32 are all found in the wild, where Linux follows 40) and, past that budget, stops resolving and judges the rest of the path as text (or with the links it did not follow left in) instead of failing: a chain of links, or one link named again and again, that ends outside passes for a path inside, and one that ends inside may be refused. One link, the same target, is judged right.",
+        fix: "Follow links as the kernel does (40 in one resolution on Linux), or let the kernel resolve the path (`realpath`, `openat2(RESOLVE_BENEATH)`); when resolution fails (ELOOP), refuse: never fall back to a lexical verdict.",
     },
     Rule {
         families: EO,
@@ -485,6 +513,15 @@ const RULES: &[Rule] = &[
         title: "a path ending in `/`, `.` or `..` is refused",
         diagnosis: "The checker refuses a path that ends in `/`, `/.` or `/..` although it resolves inside a root (it takes the last component as a file name).",
         fix: "Resolve the path first and judge the target: `a/b/..` is `a`, and a read of `a/` is a read of `a`.",
+    },
+    Rule {
+        families: O,
+        needs: &[Feature::DotDot],
+        id: "RG-OVERBLOCK-DOTDOT",
+        class: Class::Overblock,
+        title: "a path whose `..` climbs out and back in is refused",
+        diagnosis: "The checker refuses a path that holds `..` although its target lies inside a root: `app/p/../../app/n` is `app/n`. A checker that refuses every `..` that climbs past its base on the way (werkzeug's `safe_join`), or that never lets a path leave its directory even for a moment (a capability sandbox such as cap-std), does this: safe, and stricter than where the operation lands.",
+        fix: "Judge where the operation lands: resolve `..` physically (after the links before it) and compare the target with the roots. If refusing such paths is the policy, document it; an overblock fails a run only with --strict.",
     },
     Rule {
         families: E,
@@ -621,7 +658,63 @@ const RULES: &[Rule] = &[
 /// assert!(catalogue::identify(&odd).id.starts_with("RG-OVERBLOCK-X"));
 /// ```
 pub fn identify(signature: &Signature) -> Entry {
-    let family = |r: &&Rule| r.families.iter().any(|f| f.matches(signature.class));
+    identify_without(signature, &[])
+}
+
+/// Entries added since reports became baselines, oldest first, each with
+/// the features that came with it: before each, the catalogue named the
+/// signatures it takes otherwise ([`former_ids`]).
+const ADDED: &[(&str, &[Feature])] = &[
+    ("RG-NAME-AS-PATTERN", &[Feature::PatternChar]),
+    ("RG-LONG-PATH-LEXICAL", &[Feature::LongPath]),
+    ("RG-LINK-BUDGET", &[Feature::ManyLinks]),
+];
+
+/// The IDs earlier catalogues gave `signature`, other than its ID now,
+/// newest first: for each entry added since reports became baselines
+/// (`RG-LINK-BUDGET` took chains of many links from `RG-LINK-CHAIN`), the
+/// ID the catalogue from before it gives the signature without the
+/// features that came with it. A baseline written by an older rootguard
+/// names the same defect by one of these.
+///
+/// # Examples
+///
+/// ```
+/// use rootguard_triage::{catalogue, Class, Feature, Signature};
+///
+/// let budget = Signature::new(Class::PathEscape, [Feature::Link, Feature::LinkChain, Feature::ManyLinks]);
+/// assert_eq!(catalogue::identify(&budget).id, "RG-LINK-BUDGET");
+/// assert_eq!(catalogue::former_ids(&budget), ["RG-LINK-CHAIN"]);
+/// let chain = Signature::new(Class::PathEscape, [Feature::Link, Feature::LinkChain]);
+/// assert!(catalogue::former_ids(&chain).is_empty());
+/// ```
+pub fn former_ids(signature: &Signature) -> Vec<String> {
+    let now = identify(signature).id;
+    let mut out: Vec<String> = Vec::new();
+    for newest in (0..ADDED.len()).rev() {
+        let since = &ADDED[newest..];
+        let new_features: Vec<Feature> =
+            since.iter().flat_map(|(_, f)| f.iter().copied()).collect();
+        let keep = |f: &&Feature| !new_features.contains(f);
+        let before = Signature {
+            class: signature.class,
+            features: signature.features.iter().filter(keep).copied().collect(),
+            confirmed: signature.confirmed.iter().filter(keep).copied().collect(),
+        };
+        let skipped: Vec<&str> = since.iter().map(|(id, _)| *id).collect();
+        let id = identify_without(&before, &skipped).id;
+        if id != now && !out.contains(&id) {
+            out.push(id);
+        }
+    }
+    out
+}
+
+/// [`identify`] by a catalogue without the rules of `skipped`.
+fn identify_without(signature: &Signature, skipped: &[&str]) -> Entry {
+    let family = |r: &&Rule| {
+        r.families.iter().any(|f| f.matches(signature.class)) && !skipped.contains(&r.id)
+    };
     let escape = Family::Escape.matches(signature.class);
     for set in [&signature.confirmed, &signature.features] {
         let root_rule = RootRule::ALL
@@ -629,6 +722,12 @@ pub fn identify(signature: &Signature) -> Entry {
             .find(|r| set.contains(&Feature::RootUri(*r)));
         if let Some(rule) = root_rule.filter(|_| escape) {
             return root_uri_entry(rule);
+        }
+        // An overblock that needs an invalid root: the valid ones refused.
+        if root_rule.is_some() {
+            if let Some(r) = RULES.iter().filter(family).find(|r| r.id == UNUSABLE_ROOT) {
+                return entry(r);
+            }
         }
         let within = |r: &&Rule| !r.needs.is_empty() && r.needs.iter().all(|f| set.contains(f));
         if let Some(r) = RULES.iter().filter(family).find(within) {
@@ -828,6 +927,16 @@ mod tests {
             ),
             (
                 Class::PathEscape,
+                &[Feature::Link, Feature::LinkChain, Feature::ManyLinks],
+                "RG-LINK-BUDGET",
+            ),
+            (
+                Class::PathEscape,
+                &[Feature::Link, Feature::DotDot, Feature::ManyLinks],
+                "RG-LINK-BUDGET",
+            ),
+            (
+                Class::PathEscape,
                 &[Feature::SiblingPrefix, Feature::TrimmableEdge],
                 "RG-TRIMMED-NAME",
             ),
@@ -880,6 +989,17 @@ mod tests {
                 "RG-STATE-UNSEALED",
             ),
             (Class::Overblock, &[], "RG-OVERBLOCK"),
+            (Class::Overblock, &[Feature::DotDot], "RG-OVERBLOCK-DOTDOT"),
+            (
+                Class::Overblock,
+                &[Feature::RootUri(RootRule::WrongScheme)],
+                "RG-UNUSABLE-ROOT-BREAKS-OTHERS",
+            ),
+            (
+                Class::Overblock,
+                &[Feature::RootUnresolvable, Feature::NewTarget],
+                "RG-UNUSABLE-ROOT-BREAKS-OTHERS",
+            ),
             (Class::Hang, &[], "RG-HANG"),
             (
                 Class::ProtocolError,
@@ -901,7 +1021,10 @@ mod tests {
 
     #[test]
     fn unknown_signatures_get_the_same_derived_id_every_time() {
-        let sig = Signature::new(Class::Overblock, [Feature::SiblingPrefix, Feature::DotDot]);
+        let sig = Signature::new(
+            Class::Overblock,
+            [Feature::SiblingPrefix, Feature::NoUsableRoot],
+        );
         let a = identify(&sig);
         assert!(!a.known && a.id.starts_with("RG-OVERBLOCK-X"), "{}", a.id);
         assert_eq!(a.id, identify(&sig.clone()).id);

@@ -3,7 +3,8 @@
 //! server): the finding vocabulary ([`Class`], [`Channel`]), the one
 //! [`shrink`]er, the variants of a scenario ([`Subject`], [`nested`],
 //! [`rehomed`], [`rename_component`]), [`probe`] for the features a
-//! defect needs ([`Feature`]) and the [`catalogue`] of stable IDs.
+//! defect needs ([`Feature`]), the [`catalogue`] of stable IDs and its
+//! [`witness`]es.
 //!
 //! Everything here is generic over how the harness asks: a closure that
 //! takes a [`Scenario`](rootguard_judge::Scenario) and says whether
@@ -59,9 +60,10 @@ mod probe;
 mod shrink;
 mod simplicity;
 mod vary;
+pub mod witness;
 
 pub use class::{Channel, Class};
-pub use feature::{Feature, RootRule, LONG_PATH};
+pub use feature::{Feature, RootRule, LONG_PATH, MANY_LINKS};
 pub use probe::{probe, unprobed, FeatureProbe, Identity, Need, Probe, Signature};
 pub use shrink::{
     candidates, shrink, shrink_found, Budget, Found, Seen, Shrunk, Steps, MAX_ATTEMPTS,

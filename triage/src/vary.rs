@@ -12,7 +12,8 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use rootguard_judge::oracle::{
-    self, parse_root_uri, realpath, write_target, ModelFs, NodeKind, Outside,
+    self, parse_root_uri, realpath, resolve_read, resolve_write, write_target, ModelFs, NodeKind,
+    Outside,
 };
 use rootguard_judge::strategies::file_uri;
 use rootguard_judge::{
@@ -20,7 +21,7 @@ use rootguard_judge::{
 };
 use unicode_normalization::UnicodeNormalization;
 
-use crate::feature::{Feature, RootRule, LONG_PATH};
+use crate::feature::{Feature, RootRule, LONG_PATH, MANY_LINKS};
 
 /// The made-up parent of the temp dir, the temp dir, and the base the model
 /// lays trees out in, as a real run has them (`$TMPDIR/rootguard-XXXX/base`).
@@ -36,6 +37,21 @@ struct RootFacts {
     resolved: Option<Vec<u8>>,
 }
 
+/// A path walked on the model ([`Subject::walk_links`]).
+struct LinkWalk {
+    /// The path's `/`-separated parts, the base substituted.
+    parts: Vec<String>,
+    /// Each link it names: its index among `parts`, and the physical
+    /// directory holding it.
+    links: Vec<(usize, Vec<u8>)>,
+    /// Where the walk ends: the physical path the links lead to, the rest
+    /// of the path after them appended as it is.
+    end: String,
+    /// Whether the last component is a link that dangles (`end` is then
+    /// where a write would create its target).
+    dangling: bool,
+}
+
 /// A one-case scenario, judged on the model.
 #[derive(Debug, Clone)]
 pub struct Subject {
@@ -46,6 +62,8 @@ pub struct Subject {
     truth: Option<Truth>,
     target: Option<Vec<u8>>,
     lexical: Vec<u8>,
+    /// Links the case's resolution follows.
+    links: u32,
     roots: Vec<RootFacts>,
 }
 
@@ -82,8 +100,14 @@ impl Subject {
                 RootFacts { parsed, resolved }
             })
             .collect();
+        let links = match (&fs, op) {
+            (Some(fs), Op::Read) if !scenario.cases.is_empty() => resolve_read(fs, &path).links,
+            (Some(fs), Op::Write) if !scenario.cases.is_empty() => resolve_write(fs, &path).links,
+            _ => 0,
+        };
         Subject {
             lexical: lexical(&path),
+            links,
             truth: judgement.as_ref().map(|j| j.truth),
             target: judgement
                 .and_then(|j| j.target.map(|t| t.into_os_string().into_encoded_bytes())),
@@ -229,11 +253,12 @@ impl Subject {
                 rename_component(s, &sibling, &renamed, false)?
             }
             Feature::DotName => self.without_dot_name()?,
-            Feature::LongPath => self.without_dot_padding()?,
+            Feature::LongPath => self.without_padding()?,
             Feature::DotDot => self.without_every_dotdot()?,
             Feature::RootTrimmableEdge => self.without_trimmed_root()?,
             Feature::Link => self.without_links()?,
             Feature::LinkChain => self.without_chains()?,
+            Feature::ManyLinks => self.without_many_links()?,
             Feature::FinalLink => self.without_final_link()?,
             Feature::NewTarget => {
                 let rel = within_base(self.target.as_deref()?)?;
@@ -251,6 +276,7 @@ impl Subject {
             Feature::DotName
                 | Feature::DotDot
                 | Feature::LinkChain
+                | Feature::ManyLinks
                 | Feature::FinalLink
                 | Feature::NewTarget
         );
@@ -346,6 +372,7 @@ impl Subject {
             // Links on the host count too (`/proc/self/root`).
             Feature::Link => self.target.as_ref().is_some_and(|t| *t != self.lexical),
             Feature::LinkChain => !self.chained_links().is_empty(),
+            Feature::ManyLinks => self.links > MANY_LINKS,
             Feature::FinalLink => self.final_link().is_some(),
             Feature::NewTarget => {
                 self.op == Op::Write
@@ -472,8 +499,10 @@ impl Subject {
         changed.then_some(out)
     }
 
-    /// [`rename_component`] in the tree and path, and in every root whose
-    /// path holds the component, that root spelled plainly from the new path.
+    /// [`rename_component`] in the tree and path, and in every root of `s`
+    /// whose path holds the component, that root spelled plainly from the
+    /// new path. The roots are read from `s` (not from this subject), so
+    /// that renames made one after another all stay.
     fn rename_everywhere(&self, s: &Scenario, from: &str, to: &str) -> Option<Scenario> {
         let taken = s
             .tree
@@ -483,8 +512,10 @@ impl Subject {
             return None;
         }
         let mut t = rename_component(s, from, to, false).unwrap_or_else(|| s.clone());
-        for (i, root) in self.roots.iter().enumerate() {
-            let Ok(parsed) = &root.parsed else { continue };
+        for (i, uri) in s.roots.iter().enumerate() {
+            let Ok(parsed) = parse_root_uri(&substitute_base(uri, FAKE_BASE)) else {
+                continue;
+            };
             let parts: Vec<&[u8]> = parsed.split(|&b| b == b'/').collect();
             if !parts.contains(&from.as_bytes()) {
                 continue;
@@ -630,21 +661,38 @@ impl Subject {
         Some(t)
     }
 
-    /// The path without any `..`, taken away one at a time.
-    /// The path with every `.` component but a last one dropped: the same
-    /// target by a shorter path, when that leaves it no longer long.
-    fn without_dot_padding(&self) -> Option<Scenario> {
+    /// The path with its padding dropped: every `.` component but a last
+    /// one, and every `d/..` whose `d` is a directory (not a link, so that
+    /// `..` comes straight back): the same target by a shorter path, when
+    /// that leaves it no longer long.
+    fn without_padding(&self) -> Option<Scenario> {
+        let fs = self.fs.as_ref()?;
         let case = self.scenario.cases.first()?;
-        let bytes = case.path.as_bytes();
-        let parts: Vec<&[u8]> = bytes.split(|&b| b == b'/').collect();
-        let last = parts.len() - 1;
-        let kept: Vec<&[u8]> = parts
+        let text = case.path.to_str()?;
+        let all: Vec<&str> = text.split('/').collect();
+        let last = all.len() - 1;
+        let mut parts: Vec<&str> = all
             .iter()
             .enumerate()
-            .filter(|&(i, p)| *p != b"." || i == last)
+            .filter(|&(i, p)| *p != "." || i == last)
             .map(|(_, p)| *p)
             .collect();
-        let shorter = PathBytes::from(kept.join(&b'/'));
+        let is_dir = |before: &[&str], name: &str| {
+            let joined = substitute_base(&before.join("/"), FAKE_BASE);
+            let parent = if joined.is_empty() { "/" } else { &joined };
+            realpath(fs, parent.as_bytes()).outcome.is_ok_and(|p| {
+                let at = [p.as_slice(), b"/", name.as_bytes()].concat();
+                matches!(fs.lookup(&at), Ok(Some(NodeKind::Dir)))
+            })
+        };
+        while let Some(k) = (1..parts.len().saturating_sub(1)).find(|&k| {
+            !matches!(parts[k], "" | "." | "..")
+                && parts[k + 1] == ".."
+                && is_dir(&parts[..k], parts[k])
+        }) {
+            parts.drain(k..=k + 1);
+        }
+        let shorter = PathBytes::from(parts.join("/"));
         if shorter.segments().count() > LONG_PATH || shorter == case.path {
             return None;
         }
@@ -653,6 +701,7 @@ impl Subject {
         Some(t)
     }
 
+    /// The path without any `..`, taken away one at a time.
     fn without_every_dotdot(&self) -> Option<Scenario> {
         let mut t = self.without_dotdot(false)?;
         for _ in 0..8 {
@@ -718,18 +767,18 @@ impl Subject {
         Some(t)
     }
 
-    /// The path with every link on its way replaced by where it leads,
-    /// the rest kept as it is: `{base}/p/l/../x`, `l -> ../out/d`, becomes
-    /// `{base}/out/d/../x`.
-    fn without_links(&self) -> Option<Scenario> {
+    /// The path walked one component at a time on the model, each link it
+    /// names followed: `None` when a link on the way does not resolve.
+    fn walk_links(&self) -> Option<LinkWalk> {
         let fs = self.fs.as_ref()?;
         let case = self.scenario.cases.first()?;
         let path = substitute_base(case.path.to_str()?, FAKE_BASE);
-        let parts: Vec<&str> = path.split('/').collect();
+        let parts: Vec<String> = path.split('/').map(str::to_owned).collect();
         let mut current = String::new();
-        let mut changed = false;
+        let mut links = Vec::new();
+        let mut dangling = false;
         for (i, part) in parts.iter().enumerate().skip(1) {
-            if matches!(*part, "" | "." | "..") {
+            if matches!(part.as_str(), "" | "." | "..") {
                 current.push('/');
                 current.push_str(part);
                 continue;
@@ -741,34 +790,80 @@ impl Subject {
             };
             let parent = realpath(fs, here.as_bytes()).outcome.ok()?;
             let at = [parent.as_slice(), b"/", part.as_bytes()].concat();
-            if matches!(fs.lookup(&at), Ok(Some(NodeKind::Symlink(_)))) {
-                let last = i + 1 == parts.len();
-                let led = match realpath(fs, &at).outcome {
-                    Ok(led) => led,
-                    Err(_) if last && self.op == Op::Write => write_target(fs, &at).ok()?,
-                    Err(_) => return None,
-                };
-                current = String::from_utf8(led).ok()?;
-                if current == "/" {
-                    current.clear();
-                }
-                changed = true;
-            } else {
+            if !matches!(fs.lookup(&at), Ok(Some(NodeKind::Symlink(_)))) {
                 current.push('/');
                 current.push_str(part);
+                continue;
+            }
+            links.push((i, parent));
+            // A dangling final link leads where a write would create its target.
+            let led = match realpath(fs, &at).outcome {
+                Ok(led) => led,
+                Err(_) if i + 1 == parts.len() => {
+                    dangling = true;
+                    write_target(fs, &at).ok()?
+                }
+                Err(_) => return None,
+            };
+            current = String::from_utf8(led).ok()?;
+            if current == "/" {
+                current.clear();
             }
         }
-        if !changed {
+        Some(LinkWalk {
+            parts,
+            links,
+            end: if current.is_empty() {
+                "/".to_owned()
+            } else {
+                current
+            },
+            dangling,
+        })
+    }
+
+    /// The path with every link on its way replaced by where it leads,
+    /// the rest kept as it is: `{base}/p/l/../x`, `l -> ../out/d`, becomes
+    /// `{base}/out/d/../x`.
+    fn without_links(&self) -> Option<Scenario> {
+        let walk = self.walk_links()?;
+        if walk.links.is_empty() || (walk.dangling && self.op != Op::Write) {
             return None;
         }
         let mut t = self.scenario.clone();
-        t.cases[0].path = unsubstitute(if current.is_empty() {
-            b"/"
-        } else {
-            current.as_bytes()
-        })?
-        .into();
+        t.cases[0].path = unsubstitute(walk.end.as_bytes())?.into();
         Some(t)
+    }
+
+    /// The same target by a path that follows one link, where this one
+    /// follows many: each chain cut short (every link pointed straight at
+    /// where its chain ends), then the path up to the last link it names
+    /// replaced by where that leads. The last link, and whatever follows it
+    /// (`..`, the final name), stay.
+    fn without_many_links(&self) -> Option<Scenario> {
+        let mut t = if self.chained_links().is_empty() {
+            self.scenario.clone()
+        } else {
+            self.without_chains()?
+        };
+        if Subject::new(&t).links > MANY_LINKS {
+            t = Subject::new(&t).through_last_link_only()?;
+        }
+        let links = Subject::new(&t).links;
+        ((1..=MANY_LINKS).contains(&links)).then_some(t)
+    }
+
+    /// The path with everything before the last link it names replaced by
+    /// the physical directory that holds that link: `{base}/p/l/l/l/..`
+    /// (`l -> .`) becomes `{base}/p/l/..`.
+    fn through_last_link_only(&self) -> Option<Scenario> {
+        let walk = self.walk_links()?;
+        let (i, parent) = walk.links.last()?;
+        let parent: &[u8] = if parent == b"/" { b"" } else { parent };
+        let rest = walk.parts[*i..].join("/");
+        let mut t = self.scenario.clone();
+        t.cases[0].path = format!("{}/{rest}", unsubstitute(parent)?).into();
+        (t != self.scenario).then_some(t)
     }
 
     /// Links whose target (read lexically, one component at a time) goes
@@ -1371,6 +1466,80 @@ mod tests {
             "{:?}",
             t.tree
         );
+    }
+
+    /// A long path padded with `sub/..` drops its padding, and the link
+    /// at its end stays.
+    #[test]
+    fn a_long_path_padded_with_dotdot_drops_it() {
+        let s = scenario(
+            vec![dir("project/s"), dir("o"), link("project/ot", "../o")],
+            &["file://{base}/project"],
+            &format!("{{base}}/project/{}ot/ne", "s/../".repeat(20)),
+            Op::Write,
+        );
+        let subject = Subject::new(&s);
+        assert!(subject.present().contains(&Feature::LongPath));
+        let v = subject.without(Feature::LongPath).expect("a variant");
+        assert_eq!(v.cases[0].path, "{base}/project/ot/ne");
+        assert_eq!(Subject::new(&v).target(), subject.target());
+    }
+
+    /// A link named thirteen times, and a chain of thirteen links: both
+    /// follow many, and the variant reaches the same target through one.
+    #[test]
+    fn many_links_give_way_to_one() {
+        let repeated = scenario(
+            vec![link("w/p/l", ".")],
+            &["file://{base}/w/p"],
+            &format!("{{base}}/w/p{}/..", "/l".repeat(13)),
+            Op::Read,
+        );
+        let mut tree: Vec<Entry> = (1..13)
+            .map(|k| link(&format!("v/w/c{k}"), &format!("c{}", k + 1)))
+            .collect();
+        tree.push(link("v/w/c13", "../x"));
+        tree.push(dir("v/x"));
+        let chain = scenario(tree, &["file://{base}/v/w"], "{base}/v/w/c1/..", Op::Read);
+        for (s, path) in [(repeated, "{base}/w/p/l/.."), (chain, "{base}/v/w/c1/..")] {
+            let subject = Subject::new(&s);
+            assert!(subject.present().contains(&Feature::ManyLinks), "{s:?}");
+            let v = subject.without(Feature::ManyLinks).expect("a variant");
+            assert_eq!(v.cases[0].path, path);
+            let varied = Subject::new(&v);
+            assert_eq!(varied.links, 1, "{v:?}");
+            assert_eq!(varied.truth(), Some(Truth::Outside));
+            assert_eq!(varied.target(), subject.target());
+        }
+        let short = scenario(
+            vec![link("p/a", "b"), link("p/b", "../x"), dir("x")],
+            &["file://{base}/p"],
+            "{base}/p/a",
+            Op::Read,
+        );
+        assert!(!Subject::new(&short).present().contains(&Feature::ManyLinks));
+    }
+
+    /// Two names of a root spelled with escapes, both folded: the root
+    /// follows both renames, so it still names the directory it named.
+    #[test]
+    fn every_renamed_name_of_a_root_stays_renamed_in_it() {
+        let s = scenario(
+            vec![link("v/w/cafe\u{301}/data\u{301}", "{base}/v/w/")],
+            &["file://{base}/v/w/cafe%CC%81/data%CC%81"],
+            "{base}/v/w/cafe\u{301}/data\u{301}/..",
+            Op::Read,
+        );
+        let subject = Subject::new(&s);
+        assert!(subject.present().contains(&Feature::UnicodeFold));
+        let v = subject.without(Feature::UnicodeFold).expect("a variant");
+        assert_eq!(v.roots, ["file://{base}/v/w/cafeu/datau"]);
+        let varied = Subject::new(&v);
+        assert!(
+            !varied.present().contains(&Feature::RootUnresolvable),
+            "{v:?}"
+        );
+        assert_eq!(varied.truth(), Some(Truth::Outside));
     }
 
     #[test]

@@ -95,6 +95,15 @@ impl Stats {
         self.systematic.extend(other.systematic);
     }
 
+    /// The catalogue's witnesses asked in full (among [`Stats::systematic`]),
+    /// by scenario name (`RG-LINK-CHAIN`, `RG-LINK-FOLLOWED/link-in`).
+    pub fn witnesses(&self) -> BTreeSet<&str> {
+        self.systematic
+            .iter()
+            .filter_map(|item| item.strip_prefix(rootguard_judge::gen::WITNESS_ITEM))
+            .collect()
+    }
+
     /// The table `vet --stats` prints.
     pub fn table(&self) -> String {
         let mut out = format!("{:<22} {:>9} {:>9}\n", "class", "queries", "findings");
@@ -122,6 +131,11 @@ impl Stats {
             "systematic phase: {} of {} items asked\n",
             self.systematic.len(),
             rootguard_judge::gen::systematic().len()
+        ));
+        out.push_str(&format!(
+            "catalogue witnesses: {} of {} asked\n",
+            self.witnesses().len(),
+            rootguard_judge::gen::witnesses().len()
         ));
         out.push_str(&format!(
             "covering array: {} of {} triples asked\n",

@@ -8,9 +8,15 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use rootguard_judge::{Scenario, Truth};
-use rootguard_report::{hostile_marks, Defect, Example, Ledger, Sighting, Variants};
-use rootguard_triage::{catalogue, probe, simplicity, unprobed, Feature, Identity, Probe};
+use rootguard_judge::gen::WITNESS_ITEM;
+use rootguard_judge::{Expect, Scenario, Truth};
+use rootguard_report::{
+    hostile_marks, is_seeded, Defect, Example, Ledger, Refusal, Sighting, Variants,
+};
+use rootguard_triage::{
+    catalogue, probe, simplicity, unprobed, witness, Feature, Identity, Need, Probe, Simplicity,
+    Subject,
+};
 
 use crate::checker::{Checker, Reply};
 use crate::judge::{Class, Finding, Ids, Outcome};
@@ -143,6 +149,7 @@ pub(crate) fn example(f: &Finding) -> Example {
         evidence: None,
         exchange: Vec::new(),
         stderr: f.stderr.clone(),
+        refusal: None,
     }
 }
 
@@ -231,13 +238,36 @@ impl Triage {
 }
 
 impl Candidate {
-    /// Keeps `found` among the examples: the first always, then the simplest.
+    /// The order in which the candidate's examples are kept and shrunk: a
+    /// witness of the ID it was guessed to be first (the catalogue's
+    /// scenario for that flaw, asked at every seed), then one found the
+    /// same way at every seed (the corpus, the systematic phase), so that
+    /// what is shrunk, and so the ID, does not hang on the seed; then the
+    /// simplest. A simpler example may show another flaw of the same
+    /// checker (`project\` is a text prefix too), and the first example
+    /// shrunk names the candidate.
+    fn rank(&self, found: &Found) -> (bool, bool, Simplicity) {
+        let witness = found
+            .scenario
+            .name
+            .strip_prefix("systematic: ")
+            .and_then(|n| n.strip_prefix(WITNESS_ITEM))
+            .is_some_and(|w| witness::id_of(w) == self.guess);
+        (
+            !witness,
+            is_seeded(&found.origin),
+            simplicity(&found.scenario),
+        )
+    }
+
+    /// Keeps `found` among the examples: the first always, then the best
+    /// by [`Candidate::rank`].
     fn keep(&mut self, found: Found) {
         if self.examples.len() < EXAMPLES_KEPT {
             self.examples.push(found);
         } else if let Some(worst) = (1..self.examples.len())
-            .max_by_key(|&i| simplicity(&self.examples[i].scenario))
-            .filter(|&i| simplicity(&found.scenario) < simplicity(&self.examples[i].scenario))
+            .max_by_key(|&i| self.rank(&self.examples[i]))
+            .filter(|&i| self.rank(&found) < self.rank(&self.examples[i]))
         {
             // The first example stays (it is the candidate's first sight); simpler ones replace others.
             self.examples[worst] = found;
@@ -356,7 +386,9 @@ impl Triage {
         let mut findings = Vec::new();
         // The simplest example first: it is the one every variant can be made of.
         for c in &mut candidates {
-            c.examples.sort_by_cached_key(|f| simplicity(&f.scenario));
+            let mut examples = std::mem::take(&mut c.examples);
+            examples.sort_by_cached_key(|f| c.rank(f));
+            c.examples = examples;
         }
         let mut attempts_left = limits.attempts;
         let mut settled = vec![false; candidates.len()];
@@ -415,6 +447,7 @@ impl Triage {
                 let Settled {
                     finding: f,
                     identity,
+                    refusal,
                     attempts,
                 } = *s;
                 let candidate = &candidates[i];
@@ -435,7 +468,10 @@ impl Triage {
                 settled[i] = true;
                 ledger.add(Sighting {
                     identity,
-                    example: example(&f),
+                    example: Example {
+                        refusal,
+                        ..example(&f)
+                    },
                     hits,
                     variants,
                 });
@@ -460,11 +496,7 @@ impl Triage {
                 stats.unreproduced += candidate.hits;
                 continue;
             }
-            let Some(found) = candidate
-                .examples
-                .iter()
-                .min_by_key(|f| simplicity(&f.scenario))
-            else {
+            let Some(found) = candidate.examples.iter().min_by_key(|f| candidate.rank(f)) else {
                 continue;
             };
             let f = finding(
@@ -511,6 +543,7 @@ struct Task<'a> {
 struct Settled {
     finding: Finding,
     identity: Identity,
+    refusal: Option<Refusal>,
     attempts: usize,
 }
 
@@ -563,34 +596,88 @@ fn settle(
         true,
         checker.stderr_tail(),
     );
-    let identity = probe_finding(checker, ids, &f)?;
+    let (identity, refusal) = probe_finding(checker, ids, &f)?;
     Ok(Settle::Settled(Box::new(Settled {
         finding: f,
         identity,
+        refusal,
         attempts: s.attempts,
     })))
 }
 
 /// Probes a shrunk finding: each variant materialized, its truth judged
-/// (it must still be the truth the class needs), then asked.
+/// (it must still be the truth the class needs), then asked. For an
+/// escape, also the refusal beside it, when the checker refused a variant
+/// that names the defect ([`refusal_beside`]).
 fn probe_finding(
     checker: &mut dyn Checker,
     ids: &mut Ids,
     f: &Finding,
-) -> Result<Identity, HarnessError> {
+) -> Result<(Identity, Option<Refusal>), HarnessError> {
     let class = f.class;
     let want = if class == Class::Overblock {
         Truth::Inside
     } else {
         Truth::Outside
     };
-    probe(&f.scenario, class, &[], |variant: &Scenario| {
+    let mut refused: Vec<(Scenario, Outcome)> = Vec::new();
+    let identity = probe(&f.scenario, class, &[], |variant: &Scenario| {
         Ok(match ask(checker, ids, variant, Some(want))? {
             Asked::Not(why) => Probe::Inconclusive(why),
             Asked::Answered(outcome, _) => match outcome.class {
                 Some(c) if c == class || (c.is_escape() && class.is_escape()) => Probe::Shows,
+                None if class.is_escape() => {
+                    refused.push((variant.clone(), outcome));
+                    Probe::Gone
+                }
                 _ => Probe::Gone,
             },
+        })
+    })?;
+    let refusal = refusal_beside(f, &identity, &refused);
+    Ok((identity, refusal))
+}
+
+/// The refusal to show beside an escape: among the variants the checker
+/// refused, the one without the needed feature that names the defect
+/// (the first of its catalogue entry's features probing found needed,
+/// else the first needed).
+fn refusal_beside(
+    f: &Finding,
+    identity: &Identity,
+    refused: &[(Scenario, Outcome)],
+) -> Option<Refusal> {
+    let id = catalogue::identify(&identity.signature).id;
+    let names: Vec<String> = catalogue::rules()
+        .into_iter()
+        .find(|(rule, _, _)| *rule == id)
+        .map(|(_, _, features)| features)
+        .unwrap_or_default();
+    let mut needed: Vec<Feature> = identity
+        .probes
+        .iter()
+        .filter(|p| p.need == Need::Needed)
+        .map(|p| p.feature)
+        .collect();
+    needed.sort_by_key(|feature| {
+        names
+            .iter()
+            .position(|n| *n == feature.name())
+            .unwrap_or(usize::MAX)
+    });
+    let subject = Subject::new(&f.scenario);
+    needed.into_iter().find_map(|feature| {
+        let variant = subject.without(feature)?;
+        let (scenario, outcome) = refused.iter().find(|(s, _)| *s == variant)?;
+        let mut scenario = scenario.clone();
+        for case in &mut scenario.cases {
+            case.expect = Some(Expect::Outside);
+        }
+        Some(Refusal {
+            without: feature.name(),
+            scenario,
+            request: outcome.request.to_json(),
+            answer: answer_text(&outcome.reply),
         })
     })
 }

@@ -11,86 +11,19 @@
 
 use std::collections::BTreeSet;
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 use std::time::Duration;
 
-use rootguard_testsupport::{skip, Tool};
+use rootguard_testsupport::Tool;
 use rootguard_vet::{vet, Options, ProcessChecker, Report};
+
+#[path = "common/examples.rs"]
+mod table;
+use table::{rows_for, rust_bins, script, Row};
 
 /// The queries within which every seed must see the rare escapes: the
 /// covering array's (about 4,000) and as many random ones again.
 const RARE_WITHIN: u64 = 10_000;
-
-fn examples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/checkers")
-}
-
-/// Builds the Rust example checkers; `None` after a skip message when
-/// cargo fails (their crates cannot be fetched, say), a failure under `CI=true`.
-fn rust_bins() -> Option<PathBuf> {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let manifest = examples().join("rust/Cargo.toml");
-    // The checkers' own target dir, whatever CARGO_TARGET_DIR this test runs under.
-    let target = examples().join("rust/target");
-    let status = Command::new(cargo)
-        .args(["build", "--quiet", "--release", "--manifest-path"])
-        .arg(&manifest)
-        .arg("--target-dir")
-        .arg(&target)
-        .env_remove("CARGO_TARGET_DIR")
-        .status();
-    if !status.is_ok_and(|s| s.success()) {
-        skip(
-            &format!(
-                "the Rust example checkers did not build ({})",
-                manifest.display()
-            ),
-            "build them by hand to see why: cargo build --release --manifest-path examples/checkers/rust/Cargo.toml",
-        );
-        return None;
-    }
-    Some(target.join("release"))
-}
-
-/// One row of the README's table.
-#[derive(Debug)]
-struct Row {
-    file: String,
-    required: BTreeSet<String>,
-    also: BTreeSet<String>,
-}
-
-fn ids(cell: &str) -> BTreeSet<String> {
-    cell.split('`')
-        .filter(|s| s.starts_with("RG-"))
-        .map(str::to_owned)
-        .collect()
-}
-
-/// The table under "The defects vet reports".
-fn table() -> Vec<Row> {
-    let readme = std::fs::read_to_string(examples().join("README.md")).expect("the README");
-    let section = readme
-        .split("## The defects vet reports")
-        .nth(1)
-        .expect("the README has the defect table");
-    let rows: Vec<Row> = section
-        .lines()
-        .take_while(|l| !l.starts_with("## "))
-        .filter(|l| l.starts_with("| `"))
-        .map(|l| {
-            let cells: Vec<&str> = l.split('|').map(str::trim).collect();
-            Row {
-                file: cells[1].trim_matches('`').to_owned(),
-                required: ids(cells[2]),
-                also: ids(cells[3]),
-            }
-        })
-        .collect();
-    assert!(rows.len() >= 18, "the table lost rows: {rows:?}");
-    rows
-}
 
 fn run(command: Vec<OsString>, seed: u64) -> Report {
     let mut checker = ProcessChecker::start(command, Duration::from_secs(2)).unwrap();
@@ -147,17 +80,6 @@ fn holds(row: &Row, command: Vec<OsString>) {
         report.triage.probe_queries,
         report.triage.probe_time.as_secs_f64()
     );
-}
-
-fn rows_for(prefix: &str) -> Vec<Row> {
-    table()
-        .into_iter()
-        .filter(|r| r.file.starts_with(prefix))
-        .collect()
-}
-
-fn script(file: &str) -> String {
-    examples().join(file).display().to_string()
 }
 
 #[test]

@@ -18,6 +18,7 @@
 //! 30,000 queries) finds escapes where
 //! they exist and none of the kinds that are fixed.
 
+use std::collections::BTreeSet;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -239,7 +240,7 @@ fn server_filesystem_latest_tag_2026_8_31_trims_quotes_and_spaces() {
 
 #[test]
 #[ignore = "full tier: installs npm packages"]
-fn server_filesystem_newest_2_0_1_has_no_path_escape() {
+fn server_filesystem_newest_2_0_1_trims_only_its_roots() {
     let Some(pkg) = npm::package(SERVER, "2.0.1") else {
         return;
     };
@@ -248,9 +249,19 @@ fn server_filesystem_newest_2_0_1_has_no_path_escape() {
     let report = run("2.0.1 trimmed-sibling", cmd(), Run::Corpus(&trimmed));
     assert_eq!(report.escapes(), 0);
     let full = run("2.0.1 full", cmd(), Run::Full);
+    // Its one path escape is a root's, which the catalogue's witness shows
+    // at every seed: getValidRootDirectories trims quotes and whitespace
+    // from a root's resolved path (normalizePath), so a root naming the
+    // directory `outside'` grants `outside` (docs/findings.md).
+    let escapes: BTreeSet<&str> = full
+        .defects
+        .iter()
+        .filter(|d| d.class() == Class::PathEscape)
+        .map(|d| d.id())
+        .collect();
     assert_eq!(
-        full.count(Class::PathEscape),
-        0,
+        escapes,
+        BTreeSet::from(["RG-ROOT-URI-TRIMMED"]),
         "2.0.1: {:?}",
         shrunk(&full, Class::PathEscape)
             .map(summary)

@@ -33,9 +33,11 @@
 //! - [`features`](Feature): the hostile features as a vocabulary, and a
 //!   3-way covering array over it ([`covering_array`], [`combination`]),
 //!   walking boundary ladders ([`LADDER`]);
-//! - [`systematic`]: one bounded list, the same at every seed, of root-URI
-//!   rules broken alone, names derived from the root's, and hostile link
-//!   targets; drivers ask it before anything else generated;
+//! - [`systematic`]: one bounded list, the same at every seed, of the
+//!   catalogue's [`witnesses`] (root-URI rules broken alone among them),
+//!   paths past component caps and link budgets, names derived from the
+//!   root's, and hostile link targets; drivers ask it before anything else
+//!   generated;
 //! - [`flavoured_cases`]: the same for the modelled flavours (Windows and
 //!   macOS), with [`fold_pairs`], every character a checker's fold (lower
 //!   case, case folding, NFKC) takes for another than the file system does.
@@ -76,7 +78,8 @@ pub use pieces::{pieces, Piece, TreeNames, MAX_PIECES};
 pub use roots::{file_uri, Escape, Form, RootSpec, FIXED_ROOTS, ROOT_SUFFIXES};
 pub use scenario::{CaseSpec, OpSpec, ScenarioSpec, MAX_CASES, MAX_ROOTS};
 pub use systematic::{
-    link_tree, systematic, Item, NameForm, CASES_PER_ITEM, LINK_TARGETS, ROOT_RULES,
+    link_tree, systematic, witnesses, Item, NameForm, CASES_PER_ITEM, LINK_BUDGETS, LINK_TARGETS,
+    PATH_CAPS, WITNESS_ITEM,
 };
 pub use tree::{ChainSpec, EntrySpec, KindSpec, TargetSpec, TreeSpec, HOST_TARGETS, MAX_ENTRIES};
 pub use uris::{root_uri, Authority, SchemeEnd, UriSpec};

@@ -2,8 +2,11 @@
 //! seed, that drivers ask before anything random, so that what a run
 //! finds does not hang on the seed for the classes a list can cover:
 //!
-//! - every root-URI rule of docs/semantics.md broken alone, in a root that
-//!   is otherwise valid and names a real directory ([`ROOT_RULES`]);
+//! - the catalogue's witnesses ([`witnesses`], corpus/witnesses.json): for
+//!   each defect ID a scenario can show, one or more scenarios that show
+//!   it to a checker with that flaw, named by the ID (`RG-LINK-CHAIN`,
+//!   `RG-LINK-FOLLOWED/link-in`); among them every root-URI rule of
+//!   docs/semantics.md broken alone, in a root that is otherwise valid;
 //! - names derived from the root's name: each byte but `/` and NUL as a
 //!   suffix and as a prefix, each character made a glob or regex
 //!   metacharacter (`?`, `*`, `[c]`, `.`, ...), case and Unicode variants
@@ -14,7 +17,14 @@
 //!   link component followed by `..`, `//`, `.`, a trailing `/`, an
 //!   absolute target into a sibling, a target through another dangling
 //!   link, a missing component followed by `..`; for reads and writes, as
-//!   the final component and as an intermediate one ([`LINK_TARGETS`]).
+//!   the final component and as an intermediate one ([`LINK_TARGETS`]);
+//! - paths past the caps resolvers put on them: more components than 32,
+//!   40, 48, 64, 128, 255, 256, 1024 (and nearly `PATH_MAX` bytes of them),
+//!   made of `.`, of `sub/..` and of real directories (up to 257 deep),
+//!   each with a link out at the end ([`PATH_CAPS`]); and paths through more links than the
+//!   budgets resolvers set, 8 to 40 ([`LINK_BUDGETS`]), as a chain and as
+//!   one link named again and again. These come right after the
+//!   witnesses: they are few queries, and a cap shows on nothing shorter.
 //!
 //! The boundary ladders are the covering array's ([`super::LADDER`]). Each
 //! [`Item`] is one scenario with a name; [`systematic`] lists them all, and
@@ -22,7 +32,7 @@
 //! the whole list.
 
 use super::Variant;
-use crate::{Case, Entry, Op, PathBytes, Scenario, BASE_PLACEHOLDER};
+use crate::{Case, Document, Entry, Op, PathBytes, Scenario, BASE_PLACEHOLDER};
 
 /// The most cases one item's scenario carries; a longer family is split
 /// into numbered parts.
@@ -76,32 +86,24 @@ const METACHARACTERS: [&str; 12] = [
     "?", "*", "[{c}]", ".", ".*", "\\{c}", "({c})", "{c}+", "[^/]", "{c}?", "[!/]", "{{c}}",
 ];
 
-/// Root URIs that each break one rule of semantics.md section 1, and the
-/// directory (beneath the base) that they would name if the rule were
-/// ignored. `(rule, uri, dir)`.
-pub const ROOT_RULES: [(&str, &str, &str); 13] = [
-    ("no-scheme", "{base}/project", "project"),
-    ("wrong-scheme", "fil://{base}/project", "project"),
-    ("userinfo", "file://user@localhost{base}/project", "project"),
-    ("port", "file://localhost:22{base}/project", "project"),
-    ("host", "file://evil{base}/project", "project"),
-    ("missing-path", "file://localhost", ""),
-    ("not-absolute", "file:project", "project"),
-    ("query", "file://{base}/project?x=1", "project"),
-    ("fragment", "file://{base}/project#f", "project"),
-    ("invalid-char", "file://{base}/pro ject", "pro ject"),
-    (
-        "bad-percent-escape",
-        "file://{base}/project%zz",
-        "project%zz",
-    ),
-    (
-        "encoded-slash",
-        "file://{base}/project%2Fsub",
-        "project/sub",
-    ),
-    ("encoded-nul", "file://{base}/project%00", "project"),
-];
+/// The catalogue's witnesses, scenario format v1: corpus/witnesses.json.
+const WITNESSES: &str = include_str!("../../data/witnesses.json");
+
+/// The prefix of a witness's item name: `witness/RG-LINK-CHAIN`.
+pub const WITNESS_ITEM: &str = "witness/";
+
+/// The catalogue's witnesses (corpus/witnesses.json), in the file's order:
+/// each scenario is named by the defect ID it shows (`RG-PREFIX-SIBLING`),
+/// or the ID and a `/` and what sets it apart (`RG-LINK-FOLLOWED/link-in`),
+/// and every case carries the truth. The catalogue names its witnesses by
+/// this prefix; rootguard-triage's tests hold every entry a scenario can
+/// show to at least one.
+pub fn witnesses() -> Vec<Scenario> {
+    Document::from_json(WITNESSES)
+        .map(|d| d.scenarios)
+        // Data built into the binary: a unit test holds it valid.
+        .expect("corpus/witnesses.json is a valid scenario document")
+}
 
 /// Links inside the root whose targets carry one hostile feature each,
 /// `(name, target)`; the tree [`link_tree`] makes holds what they point
@@ -122,11 +124,41 @@ pub const LINK_TARGETS: [(&str, &str); 10] = [
     ("dotdot-back-in", "../project/../project2/x"),
 ];
 
+/// Component caps resolvers are written with (a table of 32 or 48 slots,
+/// a `u8` count, a recursion guard, 1024): each is asked one past. A
+/// resolver past its cap that falls back to the path's text lets out the
+/// link at the end.
+pub const PATH_CAPS: [usize; 8] = [32, 40, 48, 64, 128, 255, 256, 1024];
+
+/// `.` components that bring a path near `PATH_MAX` (4,096 bytes, with a
+/// base of up to about 250), past every cap of [`PATH_CAPS`].
+const NEAR_PATH_MAX: usize = 1900;
+
+/// The deepest real directories asked: resolving a path costs a checker
+/// time quadratic in its depth (`realpath` looks up every prefix), and a
+/// tree 1,025 deep took a real server's check over 10 s. Past this the
+/// `.` and `sub/..` paddings ask the caps alone.
+const DEEPEST: usize = 257;
+
+/// Link budgets resolvers set (Linux follows 40): each is asked one past,
+/// 40 itself at the limit.
+pub const LINK_BUDGETS: [usize; 6] = [8, 12, 16, 20, 32, 39];
+
 /// Every item of the systematic phase, in the order they are asked; the
 /// same list at every seed.
 pub fn systematic() -> Vec<Item> {
-    let mut items = Vec::new();
-    root_rule_items(&mut items);
+    let mut items: Vec<Item> = witnesses()
+        .into_iter()
+        .map(|scenario| Item {
+            name: format!("{WITNESS_ITEM}{}", scenario.name),
+            scenario: Scenario {
+                name: format!("systematic: {WITNESS_ITEM}{}", scenario.name),
+                ..scenario
+            },
+        })
+        .collect();
+    long_path_items(&mut items);
+    items.push(link_count_item());
     for (family, root, names) in name_families() {
         for form in NameForm::ALL {
             let cases: Vec<Case> = names.iter().flat_map(|n| name_cases(n, form)).collect();
@@ -164,47 +196,139 @@ pub fn systematic() -> Vec<Item> {
     items
 }
 
-/// One item per broken root-URI rule: the directory the root would name
-/// holds a file, which is read, and a new file is written beside it.
-fn root_rule_items(items: &mut Vec<Item>) {
-    for (rule, uri, dir) in ROOT_RULES {
-        let base = BASE_PLACEHOLDER;
-        let within = |name: &str| -> PathBytes {
-            if dir.is_empty() {
-                format!("{base}/{name}").into()
-            } else {
-                format!("{base}/{dir}/{name}").into()
-            }
-        };
-        let mut tree = Vec::new();
-        if !dir.is_empty() {
-            tree.push(Entry::Dir { path: dir.into() });
+/// How a long path is made long.
+#[derive(Clone, Copy)]
+enum Padding {
+    /// `./` again and again.
+    Dot,
+    /// `sub/..` again and again.
+    DotDot,
+    /// Real directories, `d/d/d/...`, with the link at the bottom.
+    Deep,
+}
+
+/// One item per [`Padding`]: each of [`PATH_CAPS`] passed by one
+/// component, a read through a link out at the end, a write beneath it
+/// and a write of a dangling final link out.
+fn long_path_items(items: &mut Vec<Item>) {
+    let base = BASE_PLACEHOLDER;
+    for (style, padding) in [
+        ("dot", Padding::Dot),
+        ("dotdot", Padding::DotDot),
+        ("deep", Padding::Deep),
+    ] {
+        let mut tree = vec![
+            Entry::Dir {
+                path: "project/sub".into(),
+            },
+            Entry::File {
+                path: "outside/secret.txt".into(),
+                content: None,
+            },
+        ];
+        let mut sizes: Vec<usize> = PATH_CAPS.iter().map(|c| c + 1).collect();
+        match padding {
+            Padding::Dot => sizes.push(NEAR_PATH_MAX),
+            Padding::DotDot => {}
+            Padding::Deep => sizes.retain(|&n| n <= DEEPEST),
         }
-        let file = if dir.is_empty() {
-            "a.txt".to_owned()
-        } else {
-            format!("{dir}/a.txt")
-        };
-        tree.push(Entry::File {
-            path: file.into(),
-            content: None,
-        });
-        let name = format!("root-uri/{rule}");
+        let mut cases = Vec::new();
+        for count in sizes {
+            let pad = match padding {
+                Padding::Dot => "./".repeat(count),
+                Padding::DotDot => "sub/../".repeat(count.div_ceil(2)),
+                Padding::Deep => "d/".repeat(count),
+            };
+            // Real directories hold their own links, at each depth.
+            let (out, dangling) = match padding {
+                Padding::Deep => {
+                    let (out, dangling) = (
+                        format!("project/{pad}out"),
+                        format!("project/{pad}dangling"),
+                    );
+                    tree.push(link_entry(&out, &format!("{base}/outside")));
+                    tree.push(link_entry(
+                        &dangling,
+                        &format!("{base}/outside/new-{count}.txt"),
+                    ));
+                    (out, dangling)
+                }
+                _ => (
+                    format!("project/{pad}out"),
+                    format!("project/{pad}dangling"),
+                ),
+            };
+            cases.push(case(format!("{base}/{out}/secret.txt").into(), Op::Read));
+            cases.push(case(format!("{base}/{out}/new.txt").into(), Op::Write));
+            cases.push(case(format!("{base}/{dangling}").into(), Op::Write));
+        }
+        if !matches!(padding, Padding::Deep) {
+            tree.push(link_entry("project/out", "../outside"));
+            tree.push(link_entry("project/dangling", "../outside/new.txt"));
+        }
+        let name = format!("long-path/{style}");
         items.push(Item {
             scenario: Scenario {
                 name: format!("systematic: {name}"),
-                note: Some(format!(
-                    "the root {uri:?} breaks one rule ({rule}) and grants nothing"
-                )),
+                note: Some("a resolver that gives up past a number of components and judges the text lets the link at the end out".to_owned()),
                 tree,
-                roots: vec![uri.to_owned()],
-                cases: vec![
-                    case(within("a.txt"), Op::Read),
-                    case(within("new.txt"), Op::Write),
-                ],
+                roots: vec![format!("file://{base}/project")],
+                cases,
             },
             name,
         });
+    }
+}
+
+/// Paths through one link more than each of [`LINK_BUDGETS`]: a chain of
+/// 40 links out entered part way, and a link to `.` named again and again
+/// before a `..` that climbs out.
+fn link_count_item() -> Item {
+    let base = BASE_PLACEHOLDER;
+    let chain = 40;
+    let mut tree = vec![
+        Entry::File {
+            path: "outside/secret.txt".into(),
+            content: None,
+        },
+        link_entry("project/l", "."),
+    ];
+    for k in 1..=chain {
+        let target = if k == chain {
+            "../outside".to_owned()
+        } else {
+            format!("c{}", k + 1)
+        };
+        tree.push(link_entry(&format!("project/c{k}"), &target));
+    }
+    let mut cases = Vec::new();
+    for budget in LINK_BUDGETS {
+        let links = budget + 1;
+        // Entering at `c{k}` follows `chain - k + 1` links.
+        let via = format!("{base}/project/c{}", chain + 1 - links);
+        cases.push(case(format!("{via}/secret.txt").into(), Op::Read));
+        cases.push(case(format!("{via}/new.txt").into(), Op::Write));
+        let again = format!("{base}/project/{}../outside", "l/".repeat(links));
+        cases.push(case(format!("{again}/secret.txt").into(), Op::Read));
+        cases.push(case(format!("{again}/new.txt").into(), Op::Write));
+    }
+    let name = "link-count/chain-and-repeated".to_owned();
+    Item {
+        scenario: Scenario {
+            name: format!("systematic: {name}"),
+            note: Some("a resolver that stops following links past a budget and judges the rest as text lets these out".to_owned()),
+            tree,
+            roots: vec![format!("file://{base}/project")],
+            cases,
+        },
+        name,
+    }
+}
+
+fn link_entry(path: &str, target: &str) -> Entry {
+    Entry::Symlink {
+        path: path.into(),
+        target: target.into(),
     }
 }
 
@@ -411,19 +535,30 @@ mod tests {
             queries += item.scenario.cases.len();
         }
         // Bounded: a few thousand queries, under a second on a fast checker.
-        assert!((1000..=4000).contains(&queries), "{queries} queries");
+        assert_eq!((items.len(), queries), (107, 3266));
         assert_eq!(systematic(), items, "the list is the same every time");
     }
 
     #[test]
-    fn every_root_rule_is_broken_alone() {
-        for (rule, uri, dir) in ROOT_RULES {
-            let uri = uri.replace(BASE_PLACEHOLDER, "/b");
-            assert!(parse_root_uri(&uri).is_err(), "{rule}: {uri} is valid");
-            // The same root with the rule kept is valid and names `dir`.
-            if rule != "missing-path" && rule != "not-absolute" {
-                let fixed = format!("file:///b/{}", dir.replace('%', "%25").replace(' ', "%20"));
-                assert!(parse_root_uri(&fixed).is_ok(), "{rule}: {fixed}");
+    fn every_root_uri_witness_breaks_a_rule() {
+        let witnesses = witnesses();
+        let rules: Vec<&Scenario> = witnesses
+            .iter()
+            .filter(|w| w.name.starts_with("RG-ROOT-URI-") && w.roots.len() == 1)
+            .filter(|w| parse_root_uri(&w.roots[0].replace(BASE_PLACEHOLDER, "/b")).is_err())
+            .collect();
+        assert_eq!(
+            rules.len(),
+            13,
+            "one witness per rule of semantics.md section 1"
+        );
+        for w in witnesses {
+            for case in &w.cases {
+                assert!(
+                    case.expect.is_some(),
+                    "{}: a case without its truth",
+                    w.name
+                );
             }
         }
     }

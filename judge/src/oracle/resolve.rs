@@ -156,6 +156,8 @@ pub struct Resolution {
     /// What happened on the way, one line per notable step (links followed,
     /// physical `..`, what the last component was).
     pub steps: Vec<String>,
+    /// How many links were expanded on the way (at most [`MAX_LINKS`] + 1).
+    pub links: u32,
 }
 
 /// The `read` target of `path`: what `open(path, O_PATH)` reaches
@@ -298,6 +300,7 @@ impl<'a> Walker<'a> {
         Resolution {
             outcome,
             steps: self.steps,
+            links: self.links,
         }
     }
 
