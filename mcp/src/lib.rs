@@ -90,6 +90,7 @@ pub mod client;
 pub mod doors;
 pub mod era;
 mod error;
+pub mod gitdoors;
 pub mod http;
 mod kind;
 pub mod observe;

@@ -20,6 +20,9 @@ pub struct Options {
     pub command: Vec<String>,
     /// How else the server is given its roots (`--each-root`, `--env`, `--config`).
     pub launch: Shape,
+    /// Make each root a git repository before its server starts
+    /// (`git init`), for git servers that refuse a directory that is not one.
+    pub git_roots: bool,
     /// The timeout of each request.
     pub timeout: Duration,
     /// The sandbox (`None`: detect).
@@ -112,6 +115,7 @@ impl Options {
         Options {
             command,
             launch: Shape::default(),
+            git_roots: false,
             timeout: Duration::from_secs(10),
             sandbox: None,
             allow_unsandboxed_writes: false,
