@@ -64,6 +64,8 @@ pub struct Slot {
     pub name: String,
     /// Its property's description, lowercase (empty when it has none).
     pub description: String,
+    /// Whether the schema requires its property (an array's item: the array).
+    pub required: bool,
 }
 
 impl Slot {
@@ -133,14 +135,15 @@ struct Found {
     texts: Vec<Slot>,
 }
 
-/// `skeleton` with the value at `slot` replaced by `value`.
+/// `skeleton` with the value at `slot` replaced by `value` (a property
+/// the skeleton leaves out put in).
 pub fn with(skeleton: &Value, slot: &Slot, value: Value) -> Value {
     let mut out = skeleton.clone();
     let mut here = &mut out;
     for step in &slot.at {
         here = match step {
-            Step::Key(k) => match here.as_object_mut().and_then(|o| o.get_mut(k)) {
-                Some(v) => v,
+            Step::Key(k) => match here.as_object_mut() {
+                Some(o) => o.entry(k.clone()).or_insert(Value::Null),
                 None => return out,
             },
             Step::First => match here.as_array_mut().and_then(|a| a.first_mut()) {
@@ -264,6 +267,11 @@ fn build(
             let Some(props) = schema.get("properties").and_then(Value::as_object) else {
                 return Value::Object(out);
             };
+            let required: Vec<&str> = schema
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
             for (name, prop) in props {
                 let prop = deref(root, prop);
                 at.push(Step::Key(name.clone()));
@@ -276,6 +284,7 @@ fn build(
                         .and_then(Value::as_str)
                         .unwrap_or("")
                         .to_lowercase(),
+                    required: required.contains(&name.as_str()),
                 };
                 let value = match (path_like(name, prop), kind(prop)) {
                     (Some(uri), "string" | "") => {

@@ -13,7 +13,7 @@
 
 use serde_json::Value;
 
-use crate::argdoors::{self, Slot};
+use crate::argdoors::{self, Slot, Step};
 
 /// The repository every git knock's benign arguments name (`{base}` form).
 pub const REPOSITORY: &str = "{base}/proj";
@@ -140,9 +140,10 @@ pub fn git_doors(tools: &[Value], file_tools: &[String]) -> Vec<GitDoor> {
 
 /// `door` as a git tool, its repository argument `repository`.
 fn git_door(door: argdoors::ArgDoor, repository: Option<Slot>, description: &str) -> GitDoor {
+    // A description that quotes values lists choices (`'local'`), not a revision.
     let revision = |s: &Slot| {
         let k = key(&s.name);
-        REVISION_PARTS.iter().any(|p| k.contains(p))
+        REVISION_PARTS.iter().any(|p| k.contains(p)) && first_quoted(&s.description).is_none()
     };
     // A `target` is a path to a file tool, a revision to git.
     let (revisions, paths): (Vec<Slot>, Vec<Slot>) = door
@@ -180,6 +181,23 @@ fn git_door(door: argdoors::ArgDoor, repository: Option<Slot>, description: &str
             BRANCH
         };
         skeleton = argdoors::with(&skeleton, slot, Value::String(branch.into()));
+    }
+    // A free string is left out when optional (`since=rootguard` would
+    // filter every commit away, `--no-contains` every branch), attacked
+    // alone; a required one takes the first value its description quotes
+    // (`'local'`), else `rootguard`.
+    for slot in &door.texts {
+        if !slot.required {
+            skeleton = without(&skeleton, slot);
+        } else if let Some(quoted) = first_quoted(&slot.description) {
+            skeleton = argdoors::with(&skeleton, slot, Value::String(quoted));
+        }
+    }
+    for slot in revisions
+        .iter()
+        .filter(|s| !s.required && !door.texts.contains(s))
+    {
+        skeleton = without(&skeleton, slot);
     }
     GitDoor {
         tool: door.tool,
@@ -271,6 +289,46 @@ pub fn archive_doors(tools: &[Value], taken: &[String]) -> Vec<ArchiveDoor> {
         .collect()
 }
 
+/// `skeleton` without the property at `slot` (a top-level or nested key).
+fn without(skeleton: &Value, slot: &Slot) -> Value {
+    let mut out = skeleton.clone();
+    let Some((Step::Key(last), parents)) = slot.at.split_last() else {
+        return out;
+    };
+    let mut here = &mut out;
+    for step in parents {
+        here = match (step, here) {
+            (Step::Key(k), Value::Object(o)) => match o.get_mut(k) {
+                Some(v) => v,
+                None => return out,
+            },
+            (Step::First, Value::Array(a)) => match a.first_mut() {
+                Some(v) => v,
+                None => return out,
+            },
+            _ => return out,
+        };
+    }
+    if let Value::Object(o) = here {
+        o.remove(last);
+    }
+    out
+}
+
+/// The first word a description quotes (`'local'`, `"all"`), if any.
+fn first_quoted(description: &str) -> Option<String> {
+    ['\'', '"'].iter().find_map(|q| {
+        let mut parts = description.split(*q);
+        parts.next()?;
+        let word = parts.next()?;
+        (!word.is_empty()
+            && word
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '-' || c == '_'))
+        .then(|| word.to_owned())
+    })
+}
+
 /// `name` lowercase without `_` and `-`.
 fn key(name: &str) -> String {
     name.chars()
@@ -314,21 +372,63 @@ mod tests {
     /// mcp-server-git 2026.10.19's schemas, as its SDK derives them (abridged).
     fn reference() -> Vec<Value> {
         let opt = json!({"anyOf": [{"type": "string"}, {"type": "null"}], "default": null});
+        let tool = |name: &str, description: &str, props: Value, required: &[&str]| {
+            let mut properties = json!({"repo_path": {"type": "string"}});
+            for (k, v) in props.as_object().expect("properties") {
+                properties[k] = v.clone();
+            }
+            let mut required: Vec<&str> = required.to_vec();
+            required.insert(0, "repo_path");
+            json!({"name": name, "description": description, "inputSchema": {
+                "type": "object", "properties": properties, "required": required}})
+        };
         vec![
-            json!({"name": "git_status", "description": "Shows the working tree status",
-                "inputSchema": {"type": "object", "properties": {"repo_path": {"type": "string"}}, "required": ["repo_path"]}}),
-            json!({"name": "git_add", "description": "Adds file contents to the staging area",
-                "inputSchema": {"type": "object", "properties": {"repo_path": {"type": "string"},
-                    "files": {"type": "array", "items": {"type": "string"}, "minItems": 1}}}}),
-            json!({"name": "git_create_branch", "description": "Creates a new branch from an optional base branch",
-                "inputSchema": {"type": "object", "properties": {"repo_path": {"type": "string"},
-                    "branch_name": {"type": "string"}, "base_branch": opt}}}),
-            json!({"name": "git_diff", "description": "Shows differences between branches or commits",
-                "inputSchema": {"type": "object", "properties": {"repo_path": {"type": "string"},
-                    "target": {"type": "string"}, "context_lines": {"type": "integer", "default": 3}}}}),
-            json!({"name": "git_commit", "description": "Records changes to the repository",
-                "inputSchema": {"type": "object", "properties": {"repo_path": {"type": "string"},
-                    "message": {"type": "string"}}}}),
+            tool(
+                "git_status",
+                "Shows the working tree status",
+                json!({}),
+                &[],
+            ),
+            tool(
+                "git_add",
+                "Adds file contents to the staging area",
+                json!({"files": {"type": "array", "items": {"type": "string"}, "minItems": 1}}),
+                &["files"],
+            ),
+            tool(
+                "git_create_branch",
+                "Creates a new branch from an optional base branch",
+                json!({"branch_name": {"type": "string"}, "base_branch": opt}),
+                &["branch_name"],
+            ),
+            tool(
+                "git_diff",
+                "Shows differences between branches or commits",
+                json!({"target": {"type": "string"}, "context_lines": {"type": "integer", "default": 3}}),
+                &["target"],
+            ),
+            tool(
+                "git_commit",
+                "Records changes to the repository",
+                json!({"message": {"type": "string"}}),
+                &["message"],
+            ),
+            tool(
+                "git_log",
+                "Shows the commit logs",
+                json!({"max_count": {"type": "integer", "default": 10},
+                       "start_timestamp": {"anyOf": [{"type": "string"}, {"type": "null"}],
+                                           "description": "Start timestamp for filtering commits"}}),
+                &[],
+            ),
+            tool(
+                "git_branch",
+                "List Git branches",
+                json!({"branch_type": {"type": "string", "description":
+                    "Whether to list local branches ('local'), remote branches ('remote') or all branches('all')."},
+                       "contains": opt}),
+                &["branch_type"],
+            ),
         ]
     }
 
@@ -343,7 +443,9 @@ mod tests {
                 "git_add",
                 "git_create_branch",
                 "git_diff",
-                "git_commit"
+                "git_commit",
+                "git_log",
+                "git_branch"
             ]
         );
         assert!(found
@@ -364,7 +466,10 @@ mod tests {
             ["base_branch", "branch_name"]
         );
         assert_eq!(create.skeleton["branch_name"], NEW_BRANCH);
-        assert_eq!(create.skeleton["base_branch"], BRANCH);
+        assert_eq!(create.skeleton.get("base_branch"), None);
+        let attacked = argdoors::with(&create.skeleton, &create.revisions[0], json!("x"));
+        assert_eq!(attacked["base_branch"], "x");
+        // A `target` is a revision to git, though argdoors takes it for a path.
         let diff = &found[3];
         assert_eq!(
             diff.skeleton,
@@ -376,6 +481,21 @@ mod tests {
         assert_eq!(
             commit.texts.iter().map(Slot::label).collect::<Vec<_>>(),
             ["message"]
+        );
+        assert_eq!(commit.skeleton["message"], "rootguard");
+        // An optional free string is left out, and put in when attacked.
+        let log = &found[5];
+        assert_eq!(
+            log.skeleton,
+            json!({"repo_path": "{base}/proj", "max_count": 1})
+        );
+        let attacked = argdoors::with(&log.skeleton, &log.texts[0], json!("--x"));
+        assert_eq!(attacked["start_timestamp"], "--x");
+        // A required one takes the first value its description quotes.
+        let branch = &found[6];
+        assert_eq!(
+            branch.skeleton,
+            json!({"repo_path": "{base}/proj", "branch_type": "local"})
         );
     }
 

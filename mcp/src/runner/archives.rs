@@ -69,7 +69,7 @@ impl Phase for Archives {
         let prepare = |m: &Materialized| archive_tree::lay(m);
         let mode = self.mode;
         let mut slot: Option<Server> = None;
-        knock_all(cx, mode, doors, |cx, knock| {
+        knock_all(cx, mode, "archive attacks", doors, |cx, knock| {
             knock_on(cx, &mut slot, knock, mode, Some(&prepare))
         })?;
         if let Some(server) = slot {

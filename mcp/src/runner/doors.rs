@@ -142,7 +142,7 @@ impl Phase for Doors {
             .into_iter()
             .map(|(door, knocks)| (door, knocks.into_iter().map(Aimed::from).collect()))
             .collect();
-        knock_all(cx, mode, doors, |cx, knock| {
+        knock_all(cx, mode, "door attacks", doors, |cx, knock| {
             knock_on(cx, &mut slot, knock, mode, None)
         })?;
         if let Some(server) = slot {

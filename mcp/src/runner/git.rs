@@ -180,7 +180,7 @@ impl Phase for Git {
         let mut server: Option<Server> = None;
         let mut dirty = true;
         let mode = self.mode;
-        knock_all(cx, mode, doors, |cx, knock| {
+        knock_all(cx, mode, "git attacks", doors, |cx, knock| {
             let reusable = !dirty
                 && server
                     .as_mut()

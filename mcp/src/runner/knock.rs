@@ -86,18 +86,22 @@ impl From<Knock> for Aimed {
 }
 
 /// Knocks every door's knocks in turn (those `--only` leaves), each with
-/// `one`, and tells each door's outcome; then keeps the findings, each
+/// `one`, and tells each door's outcome; notes the calls made (`what`:
+/// "git attacks") and the one the first escape came at; then keeps the findings, each
 /// escape named by [`named`] when its knock observes or has a control. A
 /// signal stops it between knocks, and its findings are dropped: what
 /// the server did then proves nothing.
 pub(super) fn knock_all(
     cx: &mut Context<'_>,
     mode: Mode,
+    what: &str,
     doors: Vec<(String, Vec<Aimed>)>,
     mut one: impl FnMut(&mut Context<'_>, &Knock) -> Result<Option<Finding>, HarnessError>,
 ) -> Result<(), HarnessError> {
     let mut asked = BTreeSet::new();
     let mut seen: Vec<(Vec<Feature>, Option<String>, Finding)> = Vec::new();
+    let (mut calls, mut first) = (0usize, None);
+    let count = doors.len();
     for (door, knocks) in doors {
         let mut found = None;
         let mut tried = 0;
@@ -110,9 +114,13 @@ pub(super) fn knock_all(
                 break;
             }
             tried += 1;
+            calls += 1 + aimed.knock.prelude.len();
             asked.insert(aimed.knock.name.clone());
             if let Some(f) = one(cx, &aimed.knock)? {
                 found = found.or(Some(f.kind));
+                if first.is_none() && f.kind.is_escape() {
+                    first = Some((calls, f.attack.clone()));
+                }
                 seen.push((aimed.observed, aimed.control, f));
             }
         }
@@ -125,6 +133,15 @@ pub(super) fn knock_all(
     }
     if cx.stopped() {
         return Ok(());
+    }
+    if calls > 0 {
+        cx.report.notes.push(format!(
+            "{what}: {calls} calls through {count} door(s){}",
+            match &first {
+                Some((at, attack)) => format!(", the first escape at call {at} ({attack})"),
+                None => ", no escape".to_owned(),
+            }
+        ));
     }
     let escaped: BTreeSet<String> = seen
         .iter()
