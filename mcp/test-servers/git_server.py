@@ -8,8 +8,10 @@ tools have mcp-server-git's names and arguments (`git_status`,
 `git_log`, `git_diff_unstaged`, `git_diff_staged`, `git_diff`,
 `git_show`, `git_add`, `git_commit`, `git_create_branch`,
 `git_checkout`, each taking `repo_path`), and every one refuses a value
-starting with `-`, as mcp-server-git's guards do. What differs between
-the servers built on it:
+starting with `-`, as mcp-server-git's guards do. With
+`--require-repository` it refuses to start unless each `--repository`
+is a git repository, as mcp-server-git does. What differs between the
+servers built on it:
 
 - `Server.check`, how `repo_path` is judged: "none", any repository at
   all (git_unenforced_server.py); "lexical", normalized and compared as
@@ -27,7 +29,9 @@ the servers built on it:
   (git_sound_server.py);
 - `Server.writer`: a `write_file(path, content)` tool beside the git
   tools, any path inside a repository (git_plant_server.py,
-  git_sound_server.py).
+  git_sound_server.py);
+- `Server.guard_options` false: values starting with `-` go to git as
+  they are, so `--output=FILE` is an option (git_option_server.py).
 """
 
 import json
@@ -41,6 +45,7 @@ class Server:
     stage_by_hash = False
     hardened = False
     writer = False
+    guard_options = True
     name = "rootguard-git"
 
     def __init__(self, repos):
@@ -90,12 +95,11 @@ class Server:
                 raise PermissionError("%s has no .git directory of its own" % value)
         return repo
 
-    @staticmethod
-    def plain(value, what):
+    def plain(self, value, what):
         """`value`, refused when git would take it as an option."""
         if not isinstance(value, str) or not value:
             raise ValueError("%s is required" % what)
-        if value.startswith("-"):
+        if self.guard_options and value.startswith("-"):
             raise ValueError("%s %r cannot start with '-'" % (what, value))
         return value
 
@@ -261,8 +265,13 @@ def repositories(argv):
 def main(cls=Server):
     """Serves stdio as a `cls`, its repositories those of `--repository`
     (none: every repository refused, unless the server takes any)."""
-    # Without a --repository every repository is refused (the unenforced server takes any).
-    server = cls(repositories(sys.argv[1:]))
+    repos = repositories(sys.argv[1:])
+    if "--require-repository" in sys.argv[1:]:
+        for repo in repos:
+            if not os.path.exists(os.path.join(repo, ".git")):
+                sys.stderr.write("ERROR: %s is not a valid Git repository\n" % repo)
+                sys.exit(1)
+    server = cls(repos)
     for line in sys.stdin:
         line = line.strip()
         if not line:
