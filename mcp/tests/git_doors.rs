@@ -22,6 +22,7 @@ use rootguard_testsupport::Tool;
 const HANG_GUARD: Duration = Duration::from_secs(600);
 
 /// How a server is started: the git servers as mcp-server-git is, the archive servers with their roots.
+#[derive(Clone, Copy)]
 enum Launch {
     /// `--repository {root}` for each root.
     Repository,
@@ -314,28 +315,28 @@ fn zip_slip_entries_are_caught_and_a_sound_extractor_holds() {
 
 /// The flawed servers of the default run: the server, how it starts, the
 /// IDs that fail it.
-const FLAWED: [(&str, fn() -> Launch, &[&str]); 5] = [
+const FLAWED: [(&str, Launch, &[&str]); 5] = [
     (
         "git_unenforced_server.py",
-        || Launch::Repository,
+        Launch::Repository,
         &["RG-GIT-REPO-BOUNDARY", "RG-GIT-GITDIR-FOLLOWED"],
     ),
     (
         "git_lexical_server.py",
-        || Launch::Repository,
+        Launch::Repository,
         &["RG-LINK-FOLLOWED", "RG-GIT-GITDIR-FOLLOWED"],
     ),
     (
         "git_plant_server.py",
-        || Launch::Repository,
+        Launch::Repository,
         &["RG-GIT-GITDIR-FOLLOWED", "RG-GIT-HOOK-PLANTED"],
     ),
     (
         "git_option_server.py",
-        || Launch::Repository,
+        Launch::Repository,
         &["RG-GIT-OPTION-INJECTION"],
     ),
-    ("zipslip_server.py", || Launch::Roots, &["RG-ZIP-SLIP"]),
+    ("zipslip_server.py", Launch::Roots, &["RG-ZIP-SLIP"]),
 ];
 
 #[test]
@@ -343,7 +344,7 @@ const FLAWED: [(&str, fn() -> Launch, &[&str]); 5] = [
 fn the_default_run_catches_each_flawed_git_and_archive_server_at_seeds_1_to_3() {
     for seed in 1..=3 {
         for (server, launch, ids) in FLAWED {
-            let Some(found) = vetted(server, launch(), seed, None) else {
+            let Some(found) = vetted(server, launch, seed, None) else {
                 return;
             };
             caught(&found, server, ids, true);
