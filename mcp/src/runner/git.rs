@@ -46,7 +46,7 @@ use crate::tools::Tool;
 use crate::HarnessError;
 
 /// The attacks' names begin with this (`--only git-`).
-pub(crate) const PREFIX: &str = "git-";
+const PREFIX: &str = "git-";
 
 /// The git attacks, in one session mode.
 pub(super) struct Git {
@@ -162,7 +162,16 @@ impl Phase for Git {
             ));
             return Ok(());
         }
-        let repositories = Repositories::new(&cx.token)?;
+        let repositories = match Repositories::new(&cx.token) {
+            Ok(r) => r,
+            Err(e) => {
+                cx.report.notes.push(format!(
+                    "the git tools ({}) not attacked: the repositories could not be laid: {e}",
+                    names()
+                ));
+                return Ok(());
+            }
+        };
         let prepare = |m: &Materialized| repositories.lay(m);
         let laid = cx.scenario("git", &laid_tree(), &[ROOT], None);
         let writer = inventory.writer.as_ref();

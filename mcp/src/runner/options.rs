@@ -94,6 +94,7 @@ impl std::fmt::Debug for Options {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Options")
             .field("command", &self.command)
+            .field("git_roots", &self.git_roots)
             .field("timeout", &self.timeout)
             .field("sandbox", &self.sandbox)
             .field("allow_unsandboxed_writes", &self.allow_unsandboxed_writes)
