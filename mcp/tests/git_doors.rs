@@ -146,6 +146,19 @@ fn a_repository_option_not_enforced_is_caught_through_a_plain_path_and_a_git_fil
         .find(|f| f.attack == "git-git_log-repo-outside")
         .expect("the control");
     assert!(log.evidence.contains("CANARY-"), "{}", log.evidence);
+    // Its repositories are not in the scenario: replay says so, and does not pass it.
+    let dir = tempfile::tempdir().expect("temp dir");
+    report::write_findings(&found, dir.path()).expect("written");
+    let file = dir.path().join("roots-git-git_log-repo-outside.json");
+    let options =
+        options("git_unenforced_server.py", Launch::Repository, 1, None).expect("options");
+    let refused = rootguard_mcp::replay(&options, &file).expect_err("not replayed");
+    assert!(
+        refused
+            .to_string()
+            .contains("--only git-git_log-repo-outside"),
+        "{refused}"
+    );
 }
 
 #[test]

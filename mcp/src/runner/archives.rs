@@ -24,7 +24,7 @@ use crate::gitdoors::ArchiveDoor;
 use crate::HarnessError;
 
 /// The attacks' names begin with this (`--only archive-`).
-const PREFIX: &str = "archive-";
+pub(super) const PREFIX: &str = "archive-";
 
 /// Where a plain archive is extracted to: a name, the destination, the
 /// entries it needs; `absolute` is the control.

@@ -28,8 +28,9 @@ use rootguard_judge::gen::{file_uri, Escape, Form, Piece, RootSpec, TreeNames};
 use rootguard_judge::{Case, Entry, Op, Scenario};
 use serde_json::{json, Map, Value};
 
-use super::knock::{knock_all, knock_on, safe, Aimed, Knock, BASE_REL};
-use super::{Context, Mode, Phase, Started};
+use super::finding::BASE_REL;
+use super::knock::{knock_all, knock_on, safe, Aimed, Knock};
+use super::{Context, Finding, Mode, Phase, Started};
 use crate::argdoors::{self, ArgDoor};
 use crate::attacks::{self, ROOT, TOKEN};
 use crate::doors::{Inventory, Prompt, UriTemplate, RESOURCES_READ};
@@ -401,4 +402,59 @@ fn tool_calls(cx: &Context<'_>, door: &ArgDoor, base: &str) -> Vec<Knock> {
         }
     }
     out
+}
+/// Sends a door request that `--out` recorded (`method`, `params` in
+/// `{base}` form) again, on a fresh server laid with `scenario`, and
+/// observes it as the attack did: the canary in the answer, and for a
+/// tool, the disk too (`rootguard mcp replay`). The case's path stands
+/// for the file aimed at.
+///
+/// # Errors
+///
+/// [`HarnessError::Usage`] for a method that is no door, or a tool door
+/// without a sandbox (it may write); the launcher's errors.
+pub(super) fn knock_again(
+    cx: &mut Context<'_>,
+    scenario: &Scenario,
+    method: &str,
+    params: Value,
+    mode: Mode,
+) -> Result<Option<Finding>, HarnessError> {
+    let name = params["name"].as_str().unwrap_or_default().to_owned();
+    let (method, door) = match method {
+        "resources/read" => ("resources/read", RESOURCES_READ.to_owned()),
+        "prompts/get" => ("prompts/get", format!("prompts/get:{name}")),
+        "tools/call" if cx.writes => ("tools/call", format!("tools/call:{name}")),
+        "tools/call" => {
+            return Err(HarnessError::Usage(format!(
+                "the tool {name} may write wherever its arguments say, and there is no sandbox here: pass --allow-unsandboxed-writes to replay it anyway"
+            )))
+        }
+        other => {
+            return Err(HarnessError::Usage(format!(
+                "a door finding replays a resources/read, prompts/get or tools/call, not {other}"
+            )))
+        }
+    };
+    let knock = Knock {
+        name: scenario.name.clone(),
+        door,
+        method,
+        params,
+        scenario: scenario.clone(),
+        target: scenario
+            .cases
+            .first()
+            .map(|c| c.path.to_string_lossy())
+            .unwrap_or_default(),
+        prelude: Vec::new(),
+        observe_disk: method == "tools/call",
+        op: None,
+    };
+    let mut slot = None;
+    let found = knock_on(cx, &mut slot, &knock, mode, None)?;
+    if let Some(server) = slot {
+        drop(server.stop());
+    }
+    Ok(found)
 }

@@ -46,7 +46,7 @@ use crate::tools::Tool;
 use crate::HarnessError;
 
 /// The attacks' names begin with this (`--only git-`).
-const PREFIX: &str = "git-";
+pub(super) const PREFIX: &str = "git-";
 
 /// The git attacks, in one session mode.
 pub(super) struct Git {

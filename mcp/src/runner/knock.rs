@@ -14,14 +14,12 @@ use rootguard_judge::{kernel, Op, Scenario};
 use rootguard_triage::{probe, unprobed, Feature, Identity, Probe, Subject};
 use serde_json::Value;
 
+use super::finding::based;
 use super::launch::{Prepare, Server};
 use super::{excerpt, At, Context, Finding, Mode, Outcome, Sighting, Started};
 use crate::client::response_text;
 use crate::observe::{blob_text, changes, snapshot};
 use crate::{HarnessError, Kind};
-
-/// The base without its leading `/`, in a value put after a template's own `/`.
-pub(super) const BASE_REL: &str = "{base_rel}";
 
 /// How much of a git object is inflated when the root is searched for the canary.
 const OBJECT_LIMIT: u64 = 1 << 20;
@@ -430,24 +428,6 @@ pub(super) fn safe(text: &str) -> String {
             }
         })
         .collect()
-}
-
-/// `value` with every string's `{base}` made the real base, and
-/// [`BASE_REL`] the real base without its leading `/`.
-pub(super) fn based(value: &Value, base: &str) -> Value {
-    match value {
-        Value::String(s) => Value::String(
-            s.replace(BASE_REL, base.trim_start_matches('/'))
-                .replace("{base}", base),
-        ),
-        Value::Array(items) => Value::Array(items.iter().map(|v| based(v, base)).collect()),
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| (k.clone(), based(v, base)))
-                .collect(),
-        ),
-        other => other.clone(),
-    }
 }
 
 /// Where a knock's finding is seen.
