@@ -1,8 +1,8 @@
 """A small MCP archive server of rootguard's own, for testing `rootguard
 mcp`'s zip-slip attacks (docs/mcp-doors.md, "Git and archives").
 
-Stdlib only; newline-delimited JSON-RPC 2.0 over stdio, revision
-2025-11-25. Its allowed directories are its arguments. One tool,
+Stdlib only; doors_server.py's JSON-RPC over stdio (revision
+2025-11-25) and roots. Its allowed directories are its arguments. One tool,
 `extract_archive(archive_path, destination)`, extracts a zip or a tar:
 both paths are resolved and compared component-wise with each allowed
 directory. What differs is how each entry is written:
@@ -15,27 +15,21 @@ directory. What differs is how each entry is written:
   destination, then created with O_NOFOLLOW | O_EXCL.
 """
 
-import json
 import os
 import stat
 import sys
 import tarfile
 import zipfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import doors_server  # noqa: E402
 
-class Server:
+
+class Server(doors_server.Server):
+    """doors_server's JSON-RPC, roots and loop, with one tool of its own."""
+    tools = True
     sound = True
     name = "rootguard-archive"
-
-    def __init__(self, dirs):
-        self.allowed = [os.path.realpath(d) for d in dirs]
-
-    def send(self, message):
-        sys.stdout.write(json.dumps(message) + "\n")
-        sys.stdout.flush()
-
-    def reply(self, mid, result):
-        self.send({"jsonrpc": "2.0", "id": mid, "result": result})
 
     @staticmethod
     def beneath(path, root):
@@ -92,7 +86,7 @@ class Server:
     def call_tool(self, mid, params):
         name, args = params.get("name"), params.get("arguments") or {}
         if name != "extract_archive":
-            self.send({"jsonrpc": "2.0", "id": mid, "error": {"code": -32602, "message": "Unknown tool: %s" % name}})
+            self.error(mid, -32602, "Unknown tool: %s" % name)
             return
         try:
             archive = self.inside(args.get("archive_path"), "archive_path")
@@ -100,42 +94,18 @@ class Server:
             text, failed = self.extract(archive, dest), False
         except (ValueError, PermissionError, OSError, zipfile.BadZipFile, tarfile.TarError) as e:
             text, failed = "Error: %s" % e, True
-        self.reply(mid, {"content": [{"type": "text", "text": text}], "isError": failed})
+        self.text_result(mid, text, failed)
 
-    def handle(self, msg):
-        method, mid = msg.get("method"), msg.get("id")
-        params = msg.get("params") or {}
-        if method is None:
-            return
-        if method == "initialize":
-            self.reply(mid, {"protocolVersion": params.get("protocolVersion", "2025-11-25"),
-                             "capabilities": {"tools": {}},
-                             "serverInfo": {"name": self.name, "version": "0.1.0"}})
-        elif method == "ping":
-            self.reply(mid, {})
-        elif method == "tools/list":
-            text = {"type": "string"}
-            self.reply(mid, {"tools": [{
-                "name": "extract_archive", "description": "Extract a zip or tar archive",
-                "inputSchema": {"type": "object", "required": ["archive_path", "destination"],
-                                "properties": {"archive_path": text, "destination": text}}}]})
-        elif method == "tools/call":
-            self.call_tool(mid, params)
-        elif mid is not None:
-            self.send({"jsonrpc": "2.0", "id": mid, "error": {"code": -32601, "message": "Method not found"}})
+    def tool_list(self):
+        text = {"type": "string"}
+        return [{"name": "extract_archive", "description": "Extract a zip or tar archive",
+                 "inputSchema": {"type": "object", "required": ["archive_path", "destination"],
+                                 "properties": {"archive_path": text, "destination": text}}}]
 
 
 def main(cls=Server):
     """Serves stdio as a `cls`; the allowed directories are the arguments."""
-    server = cls(sys.argv[1:])
-    for line in sys.stdin:
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            server.handle(json.loads(line))
-        except json.JSONDecodeError:
-            server.send({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
+    doors_server.main(cls)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """A small MCP git server of rootguard's own, for testing `rootguard mcp`'s
 git attacks (docs/mcp-doors.md, "Git and archives").
 
-Stdlib and the `git` command; newline-delimited JSON-RPC 2.0 over stdio,
+Stdlib and the `git` command; doors_server.py's JSON-RPC over stdio,
 revision 2025-11-25. It is started as mcp-server-git is, with
 `--repository DIR` (repeatable): the repositories its tools may use. Its
 tools have mcp-server-git's names and arguments (`git_status`,
@@ -34,13 +34,18 @@ servers built on it:
   they are, so `--output=FILE` is an option (git_option_server.py).
 """
 
-import json
 import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import doors_server  # noqa: E402
 
-class Server:
+
+class Server(doors_server.Server):
+    """doors_server's JSON-RPC and loop, with git tools of its own; its
+    repositories are its `--repository` arguments (roots are not used)."""
+    tools = True
     check = "resolved"
     stage_by_hash = False
     hardened = False
@@ -48,18 +53,16 @@ class Server:
     guard_options = True
     name = "rootguard-git"
 
-    def __init__(self, repos):
+    def __init__(self, argv):
+        super().__init__([])
+        repos = repositories(argv)
+        if "--require-repository" in argv:
+            for repo in repos:
+                if not os.path.exists(os.path.join(repo, ".git")):
+                    sys.stderr.write("ERROR: %s is not a valid Git repository\n" % repo)
+                    sys.exit(1)
+        # Without a --repository every repository is refused (the unenforced server takes any).
         self.repos = [os.path.realpath(r) for r in repos]
-
-    def send(self, message):
-        sys.stdout.write(json.dumps(message) + "\n")
-        sys.stdout.flush()
-
-    def reply(self, mid, result):
-        self.send({"jsonrpc": "2.0", "id": mid, "result": result})
-
-    def error(self, mid, code, message):
-        self.send({"jsonrpc": "2.0", "id": mid, "error": {"code": code, "message": message}})
 
     @staticmethod
     def beneath(path, root):
@@ -230,25 +233,7 @@ class Server:
             text, failed = self.run_tool(name, args), False
         except (ValueError, PermissionError, RuntimeError, OSError, subprocess.SubprocessError) as e:
             text, failed = "Error: %s" % e, True
-        self.reply(mid, {"content": [{"type": "text", "text": text}], "isError": failed})
-
-    def handle(self, msg):
-        method, mid = msg.get("method"), msg.get("id")
-        params = msg.get("params") or {}
-        if method is None:
-            return
-        if method == "initialize":
-            self.reply(mid, {"protocolVersion": params.get("protocolVersion", "2025-11-25"),
-                             "capabilities": {"tools": {}},
-                             "serverInfo": {"name": self.name, "version": "0.1.0"}})
-        elif method == "ping":
-            self.reply(mid, {})
-        elif method == "tools/list":
-            self.reply(mid, {"tools": self.tool_list()})
-        elif method == "tools/call":
-            self.call_tool(mid, params)
-        elif mid is not None:
-            self.error(mid, -32601, "Method not found")
+        self.text_result(mid, text, failed)
 
 
 def repositories(argv):
@@ -265,21 +250,7 @@ def repositories(argv):
 def main(cls=Server):
     """Serves stdio as a `cls`, its repositories those of `--repository`
     (none: every repository refused, unless the server takes any)."""
-    repos = repositories(sys.argv[1:])
-    if "--require-repository" in sys.argv[1:]:
-        for repo in repos:
-            if not os.path.exists(os.path.join(repo, ".git")):
-                sys.stderr.write("ERROR: %s is not a valid Git repository\n" % repo)
-                sys.exit(1)
-    server = cls(repos)
-    for line in sys.stdin:
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            server.handle(json.loads(line))
-        except json.JSONDecodeError:
-            server.send({"jsonrpc": "2.0", "id": None, "error": {"code": -32700, "message": "Parse error"}})
+    doors_server.main(cls)
 
 
 if __name__ == "__main__":

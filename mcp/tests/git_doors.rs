@@ -13,7 +13,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use common::{failing, guarded, python, test_servers, writes_ran};
+use common::{failing, finding, guarded, python, test_servers, writes_ran};
 use rootguard_mcp::doors::DoorKind;
 use rootguard_mcp::{report, Mode, Options, Report, Shape};
 use rootguard_testsupport::Tool;
@@ -140,11 +140,7 @@ fn a_repository_option_not_enforced_is_caught_through_a_plain_path_and_a_git_fil
             "{seen:?}"
         );
     }
-    let log = found
-        .findings
-        .iter()
-        .find(|f| f.attack == "git-git_log-repo-outside")
-        .expect("the control");
+    let log = finding(&found, "git-git_log-repo-outside");
     assert!(log.evidence.contains("CANARY-"), "{}", log.evidence);
     // Its repositories are not in the scenario: replay says so, and does not pass it.
     let dir = tempfile::tempdir().expect("temp dir");
@@ -182,11 +178,7 @@ fn a_lexical_check_lets_a_repository_and_a_file_through_a_link() {
     assert!(seen.contains("git-git_add-repo-link"), "{seen:?}");
     assert!(!seen.contains("git-git_add-repo-outside"), "{seen:?}");
     // A file staged through a link: its content copied into the root's objects.
-    let staged = found
-        .findings
-        .iter()
-        .find(|f| f.attack == "git-git_add-files_0-link")
-        .expect("the file through the link");
+    let staged = finding(&found, "git-git_add-files_0-link");
     assert!(
         staged
             .evidence
@@ -214,11 +206,7 @@ fn a_git_file_and_a_config_planted_through_the_file_tool_are_caught() {
     );
     let seen = attacks(&found);
     assert!(seen.contains("git-git_status-plant-gitdir"), "{seen:?}");
-    let hook = found
-        .findings
-        .iter()
-        .find(|f| f.attack == "git-git_status-hook-fsmonitor")
-        .expect("the planted fsmonitor ran");
+    let hook = finding(&found, "git-git_status-hook-fsmonitor");
     assert_eq!(hook.evidence, "created {base}/out/rootguard-ran-fsmonitor");
     // The write through the file tool is part of the exchange.
     assert!(hook
@@ -304,11 +292,7 @@ fn zip_slip_entries_are_caught_and_a_sound_extractor_holds() {
     for archive in ["dotdot", "absolute", "link"] {
         for format in ["zip", "tar"] {
             let name = format!("archive-extract_archive-slip-{archive}-{format}");
-            let f = found
-                .findings
-                .iter()
-                .find(|f| f.attack == name)
-                .unwrap_or_else(|| panic!("{name}: {}", report::text(&found, false)));
+            let f = finding(&found, &name);
             assert_eq!(
                 f.evidence,
                 format!("created {{base}}/out/zipslip-{archive}-{format}.txt")

@@ -80,13 +80,7 @@ fn a_git_file_inside_its_repository_leads_mcp_server_git_out() {
         "{text}"
     );
     // The hand check of docs/findings-mcp.md: the outside log read, a branch made there.
-    let finding = |attack: &str| {
-        found
-            .findings
-            .iter()
-            .find(|f| f.attack == attack)
-            .unwrap_or_else(|| panic!("{attack}\n{text}"))
-    };
+    let finding = |attack: &str| common::finding(&found, attack);
     assert!(finding("git-git_log-gitdir-file")
         .evidence
         .contains("CANARY-"));

@@ -15,7 +15,7 @@ use rootguard_triage::Feature;
 use serde_json::{json, Value};
 
 use super::archive_tree::{self, Archive, Format, Way, INTO};
-use super::knock::{knock_all, knock_on, safe, Aimed, Knock};
+use super::knock::{knock_all, knock_on, not_attacked, safe, Aimed, Knock, NO_SANDBOX};
 use super::launch::Server;
 use super::{Context, Mode, Phase};
 use crate::argdoors::{self, Slot};
@@ -50,15 +50,8 @@ impl Phase for Archives {
             return Ok(());
         }
         if !cx.writes {
-            cx.report.notes.push(format!(
-                "the archive tools ({}) not attacked: they write, and there is no sandbox (pass --allow-unsandboxed-writes to attack them anyway)",
-                inventory
-                    .archive_doors
-                    .iter()
-                    .map(|d| d.tool.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
+            let tools = inventory.archive_doors.iter().map(|d| d.tool.as_str());
+            not_attacked(cx, "the archive tools", tools, NO_SANDBOX);
             return Ok(());
         }
         let doors = inventory

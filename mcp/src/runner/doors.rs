@@ -29,7 +29,7 @@ use rootguard_judge::{Case, Entry, Op, Scenario};
 use serde_json::{json, Map, Value};
 
 use super::finding::BASE_REL;
-use super::knock::{knock_all, knock_on, safe, Aimed, Knock};
+use super::knock::{knock_all, knock_on, not_attacked, safe, Aimed, Knock, NO_SANDBOX};
 use super::{Context, Finding, Mode, Phase, Started};
 use crate::argdoors::{self, ArgDoor};
 use crate::attacks::{self, ROOT, TOKEN};
@@ -129,15 +129,12 @@ impl Phase for Doors {
                 ));
             }
         } else if !inventory.arg_doors.is_empty() {
-            cx.report.notes.push(format!(
-                "the tools that take paths or URIs ({}) not attacked: they may write, and there is no sandbox (pass --allow-unsandboxed-writes to attack them anyway)",
-                inventory
-                    .arg_doors
-                    .iter()
-                    .map(|d| d.tool.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
+            not_attacked(
+                cx,
+                "the tools that take paths or URIs",
+                inventory.arg_doors.iter().map(|d| d.tool.as_str()),
+                NO_SANDBOX,
+            );
         }
         let doors = doors
             .into_iter()

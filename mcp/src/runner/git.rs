@@ -36,7 +36,7 @@ use rootguard_triage::Feature;
 use serde_json::{json, Value};
 
 use super::git_tree::{self, Repositories, OUTSIDE_FILE, OUTSIDE_REPO, SIBLING_REPO};
-use super::knock::{self, knock_all, safe, Aimed, Knock, Prelude};
+use super::knock::{self, knock_all, not_attacked, safe, Aimed, Knock, Prelude, NO_SANDBOX};
 use super::launch::Server;
 use super::{Context, Mode, Phase, Started};
 use crate::argdoors::{self, Slot};
@@ -140,35 +140,11 @@ impl Phase for Git {
         if inventory.git_doors.is_empty() || !cx.options.attacks {
             return Ok(());
         }
-        let names = || {
-            inventory
-                .git_doors
-                .iter()
-                .map(|d| d.tool.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        if !cx.writes {
-            cx.report.notes.push(format!(
-                "the git tools ({}) not attacked: they may write, and there is no sandbox (pass --allow-unsandboxed-writes to attack them anyway)",
-                names()
-            ));
-            return Ok(());
-        }
-        if !git_tree::available() {
-            cx.report.notes.push(format!(
-                "the git tools ({}) not attacked: git is not on PATH, and the attacks lay repositories with it",
-                names()
-            ));
-            return Ok(());
-        }
-        let repositories = match Repositories::new(&cx.token) {
+        let repositories = match repositories(cx) {
             Ok(r) => r,
-            Err(e) => {
-                cx.report.notes.push(format!(
-                    "the git tools ({}) not attacked: the repositories could not be laid: {e}",
-                    names()
-                ));
+            Err(why) => {
+                let tools = inventory.git_doors.iter().map(|d| d.tool.as_str());
+                not_attacked(cx, "the git tools", tools, &why);
                 return Ok(());
             }
         };
@@ -221,6 +197,17 @@ impl Phase for Git {
         }
         Ok(())
     }
+}
+
+/// The phase's template repositories, or why the git tools are not attacked.
+fn repositories(cx: &Context<'_>) -> Result<Repositories, String> {
+    if !cx.writes {
+        return Err(NO_SANDBOX.to_owned());
+    }
+    if !git_tree::available() {
+        return Err("git is not on PATH, and the attacks lay repositories with it".to_owned());
+    }
+    Repositories::new(&cx.token).map_err(|e| format!("the repositories could not be laid: {e}"))
 }
 
 /// Every entry the git attacks need, laid once for all of them (the

@@ -155,6 +155,23 @@ pub(super) fn knock_all(
     Ok(())
 }
 
+/// The note of tools a phase leaves alone: `what` (`the git tools`),
+/// their names, and why.
+pub(super) fn not_attacked<'t>(
+    cx: &mut Context<'_>,
+    what: &str,
+    tools: impl Iterator<Item = &'t str>,
+    why: &str,
+) {
+    let names: Vec<&str> = tools.collect();
+    cx.report
+        .notes
+        .push(format!("{what} ({}) not attacked: {why}", names.join(", ")));
+}
+
+/// Why a tool that may write is left alone without a sandbox.
+pub(super) const NO_SANDBOX: &str = "they may write, and there is no sandbox (pass --allow-unsandboxed-writes to attack them anyway)";
+
 /// What one knock showed.
 pub(super) struct Knocked {
     /// The finding, if it showed one.

@@ -10,7 +10,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use rootguard_mcp::client::Session;
-use rootguard_mcp::{report, run, Kind, Options, Outcome, Report};
+use rootguard_mcp::{report, run, Finding, Kind, Options, Outcome, Report};
 use rootguard_testsupport::Tool;
 
 /// The directory of the project's own test servers.
@@ -57,6 +57,15 @@ pub fn failing(found: &Report) -> BTreeSet<String> {
         .filter(|d| model.fails(d))
         .map(|d| d.id().to_owned())
         .collect()
+}
+
+/// The first finding of the attack `attack`, or a panic showing the report.
+pub fn finding<'a>(found: &'a Report, attack: &str) -> &'a Finding {
+    found
+        .findings
+        .iter()
+        .find(|f| f.attack == attack)
+        .unwrap_or_else(|| panic!("no finding of {attack}\n{}", report::text(found, false)))
 }
 
 /// The outcome of `name` in `mode`.
