@@ -70,9 +70,9 @@ enum Command {
     /// Exit status as for vet.
     Replay(vet::ReplayArgs),
     /// Vet a live MCP server over stdio or HTTP: speak roots, attack every
-    /// door it lists (file tools, tools taking a path or a URI,
-    /// resources/read, URI templates, prompts), observe escapes on disk and
-    /// in its answers.
+    /// door it lists (file tools, git and archive tools, tools taking a
+    /// path or a URI, resources/read, URI templates, prompts), observe
+    /// escapes on disk and in its answers.
     ///
     /// Exit status: 0 no defect that fails (escapes, hangs, crashes,
     /// protocol errors; the warnings with --strict), or with

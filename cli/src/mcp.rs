@@ -113,6 +113,11 @@ struct ServerArgs {
     /// (`--env 'DIRS={roots:,}'`); repeatable.
     #[arg(long = "env", value_name = "NAME=TEMPLATE", help_heading = LAUNCH)]
     envs: Vec<String>,
+    /// Make each root a git repository (`git init`) before its server
+    /// starts: for git servers that refuse a directory that is not one
+    /// (`mcp-server-git --repository DIR`).
+    #[arg(long, help_heading = LAUNCH)]
+    git_roots: bool,
     /// A file written before each start, relative to the server's fresh
     /// HOME or under `{home}/` or `{scratch}/`; TEMPLATE (or `@path`, a
     /// file holding it) may use `{roots_json}`, `{roots:SEP}`, `{root1}`,
@@ -239,6 +244,7 @@ fn server_options(
         .collect::<Result<Vec<_>, _>>()?;
     let mut options = Options::new(command);
     options.launch = shape(server, &options.command)?;
+    options.git_roots = server.git_roots;
     options.timeout = Duration::from_millis(server.timeout_ms);
     options.sandbox = match server.sandbox {
         SandboxArg::Auto => None,

@@ -52,13 +52,20 @@ pub enum Step {
     First,
 }
 
-/// One argument that carries a path or a URI.
+/// One string argument: one that carries a path or a URI, or (in
+/// [`ArgDoor::texts`]) any other.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Slot {
     /// Where it sits in the arguments.
     pub at: Vec<Step>,
     /// Whether it takes a URI (by its name or `format`) rather than a path.
     pub uri: bool,
+    /// Its property's name (`repo_path`; for an array's item, the array's).
+    pub name: String,
+    /// Its property's description, lowercase (empty when it has none).
+    pub description: String,
+    /// Whether the schema requires its property (an array's item: the array).
+    pub required: bool,
 }
 
 impl Slot {
@@ -86,41 +93,57 @@ pub struct ArgDoor {
     pub skeleton: Value,
     /// The path-like arguments.
     pub slots: Vec<Slot>,
+    /// The other string arguments that take any text (no `enum`, no
+    /// `const`): a revision, a branch name, a message.
+    pub texts: Vec<Slot>,
 }
 
 /// What a slot holds when it is not the one under attack (`{base}` form).
 pub const INSIDE: &str = "{base}/proj/inside.txt";
 
-/// The tools of a `tools/list` result, other than `file_tools`, that have
-/// at least one path-like argument.
-pub fn arg_doors(tools: &[Value], file_tools: &[String]) -> Vec<ArgDoor> {
+/// The tools of a `tools/list` result, other than `taken` (the file
+/// tools, and the git and archive tools their own phases attack), that
+/// have at least one path-like argument.
+pub fn arg_doors(tools: &[Value], taken: &[String]) -> Vec<ArgDoor> {
     tools
         .iter()
-        .filter_map(|tool| {
-            let name = tool.get("name")?.as_str()?;
-            if file_tools.iter().any(|f| f == name) {
-                return None;
-            }
-            let schema = tool.get("inputSchema")?;
-            let mut slots = Vec::new();
-            let skeleton = build(schema, schema, &mut Vec::new(), &mut slots, 0);
-            (!slots.is_empty()).then(|| ArgDoor {
-                tool: name.to_owned(),
-                skeleton,
-                slots,
-            })
-        })
+        .filter_map(shape)
+        .filter(|door| !door.slots.is_empty() && !taken.contains(&door.tool))
         .collect()
 }
 
-/// `skeleton` with the value at `slot` replaced by `value`.
+/// A tool of a `tools/list` result as its input schema shapes it: its
+/// arguments (a skeleton), the ones that carry a path or a URI and the
+/// other free strings; `None` without a name or an input schema.
+pub fn shape(tool: &Value) -> Option<ArgDoor> {
+    let name = tool.get("name")?.as_str()?;
+    let schema = tool.get("inputSchema")?;
+    let mut found = Found::default();
+    let skeleton = build(schema, schema, &mut Vec::new(), &mut found, 0);
+    Some(ArgDoor {
+        tool: name.to_owned(),
+        skeleton,
+        slots: found.slots,
+        texts: found.texts,
+    })
+}
+
+/// The strings a schema's walk found.
+#[derive(Default)]
+struct Found {
+    slots: Vec<Slot>,
+    texts: Vec<Slot>,
+}
+
+/// `skeleton` with the value at `slot` replaced by `value` (a property
+/// the skeleton leaves out put in).
 pub fn with(skeleton: &Value, slot: &Slot, value: Value) -> Value {
     let mut out = skeleton.clone();
     let mut here = &mut out;
     for step in &slot.at {
         here = match step {
-            Step::Key(k) => match here.as_object_mut().and_then(|o| o.get_mut(k)) {
-                Some(v) => v,
+            Step::Key(k) => match here.as_object_mut() {
+                Some(o) => o.entry(k.clone()).or_insert(Value::Null),
                 None => return out,
             },
             Step::First => match here.as_array_mut().and_then(|a| a.first_mut()) {
@@ -219,12 +242,12 @@ fn kind(schema: &Value) -> &str {
 }
 
 /// A value for `schema` (under `root` for `$ref`s) at `at`, its path-like
-/// strings recorded in `slots`.
+/// strings and its other free strings recorded in `found`.
 fn build(
     root: &Value,
     schema: &Value,
     at: &mut Vec<Step>,
-    slots: &mut Vec<Slot>,
+    found: &mut Found,
     depth: usize,
 ) -> Value {
     let schema = deref(root, schema);
@@ -244,15 +267,28 @@ fn build(
             let Some(props) = schema.get("properties").and_then(Value::as_object) else {
                 return Value::Object(out);
             };
+            let required: Vec<&str> = schema
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
             for (name, prop) in props {
                 let prop = deref(root, prop);
                 at.push(Step::Key(name.clone()));
+                let slot = |at: &[Step], uri| Slot {
+                    at: at.to_vec(),
+                    uri,
+                    name: name.clone(),
+                    description: prop
+                        .get("description")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_lowercase(),
+                    required: required.contains(&name.as_str()),
+                };
                 let value = match (path_like(name, prop), kind(prop)) {
                     (Some(uri), "string" | "") => {
-                        slots.push(Slot {
-                            at: at.clone(),
-                            uri,
-                        });
+                        found.slots.push(slot(at, uri));
                         inside_value(uri)
                     }
                     (Some(uri), "array")
@@ -261,14 +297,15 @@ fn build(
                             .is_some_and(|i| matches!(kind(deref(root, i)), "string" | "")) =>
                     {
                         at.push(Step::First);
-                        slots.push(Slot {
-                            at: at.clone(),
-                            uri,
-                        });
+                        found.slots.push(slot(at, uri));
                         at.pop();
                         json!([inside_value(uri)])
                     }
-                    _ => build(root, prop, at, slots, depth + 1),
+                    (None, "string") if free(prop) => {
+                        found.texts.push(slot(at, false));
+                        Value::String(TEXT.into())
+                    }
+                    _ => build(root, prop, at, found, depth + 1),
                 };
                 at.pop();
                 out.insert(name.clone(), value);
@@ -280,17 +317,26 @@ fn build(
                 return json!([]);
             };
             at.push(Step::First);
-            let item = build(root, items, at, slots, depth + 1);
+            let item = build(root, items, at, found, depth + 1);
             at.pop();
             json!([item])
         }
-        "string" => Value::String("rootguard".into()),
+        "string" => Value::String(TEXT.into()),
         "integer" | "number" => json!(1),
         "boolean" => json!(false),
         "object" => json!({}),
         "array" => json!([]),
-        _ => Value::String("rootguard".into()),
+        _ => Value::String(TEXT.into()),
     }
+}
+
+/// What a free string argument holds in a skeleton.
+pub const TEXT: &str = "rootguard";
+
+/// Whether a string schema takes any text: no `enum`, no `const` (after
+/// `$ref`s, as [`build`] reads them).
+fn free(schema: &Value) -> bool {
+    schema.get("enum").is_none() && schema.get("const").is_none()
 }
 
 #[cfg(test)]

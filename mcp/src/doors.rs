@@ -10,8 +10,9 @@ use serde_json::{json, Value};
 
 use crate::argdoors::{self, ArgDoor};
 use crate::client::{Session, SessionError};
+use crate::gitdoors::{self, ArchiveDoor, GitDoor};
 use crate::tally::DoorCalls;
-use crate::tools;
+use crate::tools::{self, Action, Tool};
 
 /// At most this many pages of one list are read.
 const MAX_PAGES: usize = 20;
@@ -60,6 +61,13 @@ pub struct Inventory {
     pub tools: Vec<String>,
     /// The tools rootguard attacks as file tools ([`tools::discover`]).
     pub file_tools: Vec<String>,
+    /// The file tool that writes a file (`path`, `content`), which the
+    /// git attacks plant through.
+    pub writer: Option<Tool>,
+    /// The git tools ([`gitdoors::git_doors`]).
+    pub git_doors: Vec<GitDoor>,
+    /// The archive tools ([`gitdoors::archive_doors`]).
+    pub archive_doors: Vec<ArchiveDoor>,
     /// The other tools that take a path or a URI ([`argdoors::arg_doors`]).
     pub arg_doors: Vec<ArgDoor>,
     /// Whether `resources/list` or `resources/templates/list` answered
@@ -117,12 +125,19 @@ impl Inventory {
         let prompts = items("prompts/list", "prompts")?;
         let text = |v: &Value, key: &str| v.get(key).and_then(Value::as_str).map(str::to_owned);
         inventory.tools = tools.iter().filter_map(|t| text(t, "name")).collect();
-        inventory.file_tools = tools::discover(&tools)
-            .into_iter()
-            .map(|t| t.name)
-            .collect();
+        let file_tools = tools::discover(&tools);
+        inventory.writer = file_tools
+            .iter()
+            .find(|t| t.action == Action::Write)
+            .cloned();
+        inventory.file_tools = file_tools.into_iter().map(|t| t.name).collect();
         inventory.file_tools.dedup();
-        inventory.arg_doors = argdoors::arg_doors(&tools, &inventory.file_tools);
+        inventory.git_doors = gitdoors::git_doors(&tools, &inventory.file_tools);
+        let mut taken = inventory.file_tools.clone();
+        taken.extend(inventory.git_doors.iter().map(|d| d.tool.clone()));
+        inventory.archive_doors = gitdoors::archive_doors(&tools, &taken);
+        taken.extend(inventory.archive_doors.iter().map(|d| d.tool.clone()));
+        inventory.arg_doors = argdoors::arg_doors(&tools, &taken);
         inventory.resources = resources
             .iter()
             .filter_map(|r| {
@@ -190,14 +205,21 @@ impl Inventory {
             });
         };
         for tool in &self.tools {
-            let file = self.file_tools.contains(tool);
-            let kind = if file {
+            let kind = if self.file_tools.contains(tool) {
                 DoorKind::FileTool
+            } else if self.git_doors.iter().any(|d| &d.tool == tool) {
+                DoorKind::Git
+            } else if self.archive_doors.iter().any(|d| &d.tool == tool) {
+                DoorKind::Archive
             } else {
                 DoorKind::Tool
             };
             let takes_paths = self.arg_doors.iter().any(|d| &d.tool == tool);
-            door(kind, format!("tools/call:{tool}"), file || takes_paths);
+            door(
+                kind,
+                format!("tools/call:{tool}"),
+                kind != DoorKind::Tool || takes_paths,
+            );
         }
         if self.serves_resources {
             door(DoorKind::Resources, RESOURCES_READ.to_owned(), true);
@@ -249,6 +271,10 @@ fn list(session: &mut Session, method: &str, key: &str) -> Result<Listed, Sessio
 pub enum DoorKind {
     /// A tool rootguard attacks as a file tool.
     FileTool,
+    /// A git tool ([`GitDoor`]), attacked by the git phase.
+    Git,
+    /// An archive tool ([`ArchiveDoor`]), attacked with zip-slip archives.
+    Archive,
     /// Another tool: attacked through its path-like arguments when it
     /// has any ([`ArgDoor`]), else listed only.
     Tool,
@@ -265,6 +291,8 @@ impl DoorKind {
     pub fn as_str(self) -> &'static str {
         match self {
             DoorKind::FileTool => "file-tool",
+            DoorKind::Git => "git",
+            DoorKind::Archive => "archive",
             DoorKind::Tool => "tool",
             DoorKind::Resources => "resources",
             DoorKind::Template => "template",
@@ -280,8 +308,9 @@ pub struct Door {
     pub kind: DoorKind,
     /// `tools/call:NAME`, `resources/read`, `resources/read:TEMPLATE`, `prompts/get:NAME`.
     pub name: String,
-    /// Whether a hostile path can be sent through it (a file tool, a
-    /// template with a variable, a prompt with an argument, resources/read).
+    /// Whether a hostile path can be sent through it (a file tool, a git
+    /// or archive tool, a tool taking a path, a template with a variable,
+    /// a prompt with an argument, resources/read).
     pub attackable: bool,
     /// The calls it got.
     pub calls: DoorCalls,

@@ -24,10 +24,20 @@ impl fmt::Display for HarnessError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             HarnessError::Usage(why) => write!(f, "usage: {why}"),
-            HarnessError::Start { command, reason } => write!(
-                f,
-                "cannot start the server `{command}`: {reason}; check that the command runs on its own and speaks MCP over stdio"
-            ),
+            HarnessError::Start { command, reason } => {
+                write!(
+                    f,
+                    "cannot start the server `{command}`: {reason}; check that the command runs on its own and speaks MCP over stdio"
+                )?;
+                let said = reason.to_lowercase();
+                if said.contains("git repo") || said.contains("not a git") {
+                    // mcp-server-git refuses a --repository that is not one.
+                    f.write_str(
+                        "; a git server that needs each root to be a repository runs with --git-roots",
+                    )?;
+                }
+                Ok(())
+            }
             HarnessError::Scenario(why) => write!(f, "cannot set up a scenario: {why}"),
             HarnessError::Io(why) => write!(f, "{why}"),
         }

@@ -7,7 +7,10 @@
 //! trees where "outside" is a sibling directory in the same temp base
 //! holding canary files. Its other doors are listed and attacked too
 //! ([`doors`]: `resources/read` with file URIs, each URI template, each
-//! prompt argument), each call counted per door ([`tally`]). An escape is *observed*: a canary token in a
+//! prompt argument; [`gitdoors`]: git tools on repositories rootguard
+//! lays, `.git` indirection and configuration planted through a file
+//! tool, archive tools with zip-slip archives), each call counted per
+//! door ([`tally`]). An escape is *observed*: a canary token in a
 //! result (base64 blobs decoded), or a file created, changed or removed
 //! outside the roots on disk. The fixed attack table (corpus/mcp-attacks.json,
 //! [`attacks`]) runs first; with a budget ([`Options::budget`]) a
@@ -90,6 +93,7 @@ pub mod client;
 pub mod doors;
 pub mod era;
 mod error;
+pub mod gitdoors;
 pub mod http;
 mod kind;
 pub mod observe;

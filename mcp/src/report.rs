@@ -357,9 +357,11 @@ fn door_lines(report: &Report) -> Vec<String> {
     };
     let doors = report.doors();
     let mut out = vec![format!(
-        "  doors: {} tool(s) ({} file tools), {} resource(s), {} URI template(s), {} prompt(s); {} attacked",
+        "  doors: {} tool(s) ({} file tools, {} git tools, {} archive tools), {} resource(s), {} URI template(s), {} prompt(s); {} attacked",
         inventory.tools.len(),
         inventory.file_tools.len(),
+        inventory.git_doors.len(),
+        inventory.archive_doors.len(),
         inventory.resources.len(),
         inventory.templates.len(),
         inventory.prompts.len(),
@@ -392,6 +394,17 @@ fn doors_json(report: &Report) -> Value {
     json!({
         "tools": inventory.tools,
         "file_tools": inventory.file_tools,
+        "git_tools": inventory.git_doors.iter().map(|d| json!({
+            "name": d.tool,
+            "repository": d.repository.as_ref().map(|r| r.label()),
+            "paths": d.paths.iter().map(|s| s.label()).collect::<Vec<_>>(),
+            "revisions": d.revisions.iter().map(|s| s.label()).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "archive_tools": inventory.archive_doors.iter().map(|d| json!({
+            "name": d.tool,
+            "archive": d.archive.label(),
+            "destination": d.destination.as_ref().map(|s| s.label()),
+        })).collect::<Vec<_>>(),
         "serves_resources": inventory.serves_resources,
         "resources": inventory.resources.iter().map(|r| json!({"uri": r.uri, "name": r.name})).collect::<Vec<_>>(),
         "templates": inventory.templates.iter().map(|t| json!({"uriTemplate": t.text, "variables": t.variables()})).collect::<Vec<_>>(),

@@ -59,17 +59,25 @@ const VALIDATION: &[&str] = &[
     "missing required",
 ];
 
+/// Phrases of an error that looked at the resource a request named: the
+/// official Python SDK answers an unknown resource with -32602 too.
+const LOOKED_UP: &[&str] = &["unknown resource", "resource not found"];
+
 /// Whether `response` refuses the request before looking at what it
-/// names: -32602 (invalid params), -32601 (no such method), or an error
-/// result that says its input failed validation.
+/// names: -32602 (invalid params) unless its message says the resource
+/// named was looked up and not found, -32601 (no such method), or an
+/// error result that says its input failed validation.
 pub fn refused_at_schema(response: &Value) -> bool {
-    if let Some(code) = response
-        .get("error")
-        .and_then(|e| e.get("code"))
-        .and_then(Value::as_i64)
-    {
-        if code == -32602 || code == -32601 {
-            return true;
+    if let Some(error) = response.get("error") {
+        let message = error
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_lowercase();
+        match error.get("code").and_then(Value::as_i64) {
+            Some(-32601) => return true,
+            Some(-32602) => return !LOOKED_UP.iter().any(|p| message.contains(p)),
+            _ => {}
         }
     }
     if !is_failure(response) {
@@ -90,11 +98,12 @@ mod tests {
         let missing = json!({"error": {"code": -32601, "message": "Method not found"}});
         let validation = json!({"result": {"isError": true, "content": [{"type": "text", "text": "Input validation error: 'path' is a required property"}]}});
         let denied = json!({"result": {"isError": true, "content": [{"type": "text", "text": "Access denied"}]}});
+        let unknown = json!({"error": {"code": -32602, "message": "Unknown resource: file:///x"}});
         let read = json!({"result": {"contents": [{"uri": "file:///x", "text": "x"}]}});
         for r in [&invalid, &missing, &validation] {
             assert!(refused_at_schema(r), "{r}");
         }
-        for r in [&denied, &read] {
+        for r in [&denied, &read, &unknown] {
             assert!(!refused_at_schema(r), "{r}");
         }
         let tally = Tally::default();

@@ -109,7 +109,7 @@ pub enum Nesting {
 }
 
 /// A tool the server offers, matched to an action.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tool {
     /// The action.
     pub action: Action,
@@ -123,7 +123,16 @@ impl Tool {
     /// The `tools/call` arguments for this tool on `paths`, nested as its
     /// input schema nests them (see [`arguments`]).
     pub fn arguments(&self, paths: &[String], pattern: &str) -> Value {
-        let flat = arguments(self.action, paths, pattern);
+        self.nest(arguments(self.action, paths, pattern))
+    }
+
+    /// The `tools/call` arguments that write `content` to `path`, for a
+    /// tool that writes ([`Action::Write`]), nested as its schema nests them.
+    pub fn write_arguments(&self, path: &str, content: &str) -> Value {
+        self.nest(json!({"path": path, "content": content}))
+    }
+
+    fn nest(&self, flat: Value) -> Value {
         match &self.nesting {
             Nesting::Top => flat,
             Nesting::Object(name) => json!({ name.as_str(): flat }),

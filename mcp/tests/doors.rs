@@ -10,11 +10,10 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::sync::mpsc;
 use std::time::Duration;
 
-use common::{python, test_servers};
-use rootguard_mcp::{replay, report, run, Mode, Options, Replayed, Report};
+use common::{failing, python, test_servers};
+use rootguard_mcp::{replay, report, Mode, Options, Replayed, Report};
 
 /// Far past what a run here takes: only a hang guard.
 const HANG_GUARD: Duration = Duration::from_secs(60);
@@ -41,24 +40,7 @@ fn vetted(server: &str, seed: u64, quick: bool) -> Option<Report> {
         // The door attacks alone: the probes need file tools these servers lack.
         options.filter = Some("door-".into());
     }
-    let (send, receive) = mpsc::channel();
-    std::thread::spawn(move || drop(send.send(run(&options).expect("runs"))));
-    Some(
-        receive
-            .recv_timeout(HANG_GUARD)
-            .unwrap_or_else(|_| panic!("{server}: no report within the hang guard")),
-    )
-}
-
-/// The IDs of the defects that fail the run.
-fn failing(found: &Report) -> BTreeSet<String> {
-    let model = report::model(found, false);
-    model
-        .defects
-        .iter()
-        .filter(|d| model.fails(d))
-        .map(|d| d.id().to_owned())
-        .collect()
+    Some(common::guarded(options, HANG_GUARD))
 }
 
 /// `server` fails with exactly `ids`, every finding naming `door`, and

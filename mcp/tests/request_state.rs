@@ -8,12 +8,11 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::sync::mpsc;
 use std::time::Duration;
 
 use common::{outcome, python, test_servers, writes_ran};
 use rootguard_mcp::era::{Era, EraChoice};
-use rootguard_mcp::{report, run, Kind, Mode, Options, Report};
+use rootguard_mcp::{report, Kind, Mode, Options, Report};
 
 /// Every check, in the order a run makes them.
 const CHECKS: [&str; 7] = [
@@ -31,14 +30,7 @@ const HANG_GUARD: Duration = Duration::from_secs(600);
 
 /// `options` run on a thread of its own, failing if it hangs.
 fn guarded(options: Options) -> Report {
-    let (send, receive) = mpsc::channel();
-    std::thread::spawn(move || {
-        // The receiver gone means the guard already failed the test.
-        let _ = send.send(run(&options).expect("runs"));
-    });
-    receive
-        .recv_timeout(HANG_GUARD)
-        .expect("the run ends (hang guard)")
+    common::guarded(options, HANG_GUARD)
 }
 
 fn options(server: &str, python: &str) -> Options {

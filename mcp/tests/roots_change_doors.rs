@@ -9,11 +9,10 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::sync::mpsc;
 use std::time::Duration;
 
 use common::{python, test_servers};
-use rootguard_mcp::{report, run, Kind, Mode, Options, Report};
+use rootguard_mcp::{report, Kind, Mode, Options, Report};
 
 /// Far past what any run here takes: only a hang guard.
 const HANG_GUARD: Duration = Duration::from_secs(600);
@@ -54,14 +53,7 @@ fn checks(server: &str, python: &str, filter: &str, seed: u64) -> Report {
     options.attacks = false;
     options.seed = seed;
     options.filter = Some(filter.to_owned());
-    let (send, receive) = mpsc::channel();
-    std::thread::spawn(move || {
-        // The receiver gone means the guard already failed the test.
-        let _ = send.send(run(&options).expect("runs"));
-    });
-    receive
-        .recv_timeout(HANG_GUARD)
-        .expect("the run ends (hang guard)")
+    common::guarded(options, HANG_GUARD)
 }
 
 /// What each of `names` found, in order (`None` passed).

@@ -20,6 +20,9 @@ pub enum Tool {
     Npm,
     /// `chromium`: renders the HTML report in a real headless browser.
     Chromium,
+    /// `git`: the git MCP test servers, and the repositories `rootguard
+    /// mcp`'s git attacks lay.
+    Git,
 }
 
 impl Tool {
@@ -56,6 +59,7 @@ impl Tool {
             Tool::Node => "node",
             Tool::Npm => "npm",
             Tool::Chromium => "chromium",
+            Tool::Git => "git",
         }
     }
 
@@ -65,11 +69,13 @@ impl Tool {
             Tool::Node => "nodejs",
             Tool::Npm => "npm",
             Tool::Chromium => "chromium",
+            Tool::Git => "git",
         }
     }
 
     fn found(self) -> &'static Result<String, String> {
-        static FOUND: [OnceLock<Result<String, String>>; 4] = [
+        static FOUND: [OnceLock<Result<String, String>>; 5] = [
+            OnceLock::new(),
             OnceLock::new(),
             OnceLock::new(),
             OnceLock::new(),
@@ -83,7 +89,7 @@ impl Tool {
         let mut command = Command::new(name);
         match self {
             Tool::Python3 => command.args(["-c", "import sys; print(sys.executable)"]),
-            Tool::Node | Tool::Npm | Tool::Chromium => command.arg("--version"),
+            Tool::Node | Tool::Npm | Tool::Chromium | Tool::Git => command.arg("--version"),
         };
         let out = command
             .output()
@@ -108,7 +114,7 @@ impl Tool {
                     )),
                 }
             }
-            Tool::Npm | Tool::Chromium => Ok(name.to_owned()),
+            Tool::Npm | Tool::Chromium | Tool::Git => Ok(name.to_owned()),
         }
     }
 }

@@ -98,6 +98,43 @@ const RULES: &[Rule] = &[
         diagnosis: "The server decodes the `requestState` a client echoes (base64 or JSON, or a JWT whose signature it does not check) and acts on what it holds: a copy whose paths, roots, tool or arguments were rewritten reached a file outside every root. `requestState` is attacker-controlled input (basic/patterns/mrtr.mdx: servers MUST protect its integrity and MUST reject state that fails verification).",
         fix: STATE_FIX,
     },
+    // Indirection the server followed is the defect whatever path led there.
+    Rule {
+        families: E,
+        needs: &[Feature::ArchiveEntry],
+        id: "RG-ZIP-SLIP",
+        class: Class::PathEscape,
+        title: "an archive entry is extracted where its name leads (zip-slip)",
+        diagnosis: "The server extracts an archive by joining each entry's name to the destination and writing there: an entry named `../x` or `/x`, or a file entry beneath a symbolic-link entry that points outside, is written outside every root. The archive is attacker-controlled input, like a path argument.",
+        fix: "Judge every entry as a write path before extracting it: resolve destination plus entry name and refuse what is not beneath the root (Python's `tarfile` `filter='data'`, or `zipfile` names checked after `os.path.realpath`); never extract link entries, or extract them as files, and create each file with O_NOFOLLOW beneath the root.",
+    },
+    Rule {
+        families: E,
+        needs: &[Feature::GitHookPlanted],
+        id: "RG-GIT-HOOK-PLANTED",
+        class: Class::PathEscape,
+        title: "a git hook or config written through a file tool runs",
+        diagnosis: "The server's file tool writes into a repository's `.git` directory (its `config`, its `hooks/`), and its git tools then run git there with that configuration: a `core.fsmonitor` or `diff.external` command, or a hook, runs as the server with its rights, and wrote outside every root. Whoever can call the file tool can run any command.",
+        fix: "Refuse `.git` (any component, in any case) in the paths of file tools, as git itself refuses to check out such paths; and run git with the configuration that runs commands turned off (`-c core.fsmonitor=false -c core.hooksPath=/dev/null`, `--no-ext-diff`, `GIT_CONFIG_NOSYSTEM=1`, `GIT_CONFIG_GLOBAL=/dev/null`).",
+    },
+    Rule {
+        families: E,
+        needs: &[Feature::OptionInjected],
+        id: "RG-GIT-OPTION-INJECTION",
+        class: Class::PathEscape,
+        title: "a git tool's argument is taken as an option",
+        diagnosis: "The server passes an argument (a revision, a target, a branch name) to git as it is, so a value starting with `-` is an option: `--output=/elsewhere/file` made git write outside every root.",
+        fix: "Refuse values starting with `-`, and end git's options with `--` before paths; resolve revisions with `git rev-parse --verify --end-of-options VALUE` first.",
+    },
+    Rule {
+        families: E,
+        needs: &[Feature::GitDirFollowed],
+        id: "RG-GIT-GITDIR-FOLLOWED",
+        class: Class::PathEscape,
+        title: "a `.git` file or link inside the root leads git out",
+        diagnosis: "The server checks the repository path it is given, but git reads `DIR/.git` and follows it: a `.git` file saying `gitdir: /elsewhere/.git`, a `.git` symbolic link, or a worktree whose `commondir` names another repository makes every git command read and write a repository outside every root, although the path checked was inside.",
+        fix: "Open the repository with its git directory given explicitly (`git --git-dir=ROOT/.git --work-tree=ROOT`, `git.Repo(path, search_parent_directories=False)` then compare `repo.git_dir` and `repo.common_dir`, resolved, with the root), refuse a `.git` that is not a plain directory beneath the root, and set `GIT_CEILING_DIRECTORIES` to the root's parent so git never looks above it.",
+    },
     // Observed grants first: every escape they explain is folded into them.
     Rule {
         families: E,
@@ -540,6 +577,17 @@ const RULES: &[Rule] = &[
         title: "`..` left in the path",
         diagnosis: "The checker compares the path with `..` still in it, so `/b/project/../outside/x` passes for the root `/b/project`.",
         fix: "Resolve the path (`..` physically) before comparing.",
+    },
+    // After the path rules: a repository reached through a link, `..` or a
+    // sibling is named by that, when a plain outside repository was refused.
+    Rule {
+        families: E,
+        needs: &[Feature::GitRepository],
+        id: "RG-GIT-REPO-BOUNDARY",
+        class: Class::PathEscape,
+        title: "the repository a git server was given is not enforced",
+        diagnosis: "The server was started with one repository (`--repository DIR`) or roots, but its git tools open whatever repository their argument (`repo_path`, `repository`, `cwd`) names: a plain path to another repository outside every root is read and changed.",
+        fix: "Resolve the repository argument (realpath) and refuse it unless it is the configured repository or beneath it, whole components compared; then open it with its git directory given explicitly so that no `.git` file or link leads elsewhere.",
     },
     Rule {
         families: O,
@@ -1007,6 +1055,41 @@ mod tests {
                 "RG-PROTOCOL-STDOUT-NOISE",
             ),
             (Class::PathEscape, &[Feature::Swapped], "RG-TOCTOU"),
+            (
+                Class::PathEscape,
+                &[Feature::GitRepository],
+                "RG-GIT-REPO-BOUNDARY",
+            ),
+            (
+                Class::PathEscape,
+                &[Feature::GitRepository, Feature::Link],
+                "RG-LINK-FOLLOWED",
+            ),
+            (
+                Class::PathEscape,
+                &[Feature::GitRepository, Feature::SiblingPrefix],
+                "RG-PREFIX-SIBLING",
+            ),
+            (
+                Class::PathEscape,
+                &[Feature::GitDirFollowed],
+                "RG-GIT-GITDIR-FOLLOWED",
+            ),
+            (
+                Class::PathEscape,
+                &[Feature::GitHookPlanted],
+                "RG-GIT-HOOK-PLANTED",
+            ),
+            (
+                Class::PathEscape,
+                &[Feature::OptionInjected],
+                "RG-GIT-OPTION-INJECTION",
+            ),
+            (
+                Class::PathEscape,
+                &[Feature::ArchiveEntry, Feature::DotDot, Feature::Link],
+                "RG-ZIP-SLIP",
+            ),
             (
                 Class::PathEscape,
                 &[Feature::Swapped, Feature::Link, Feature::FinalLink],

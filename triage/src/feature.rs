@@ -229,6 +229,22 @@ pub enum Feature {
     DefaultGrant,
     /// After the client's `roots/list` failed, a server served its working directory.
     CwdFallback,
+    /// The path was a git tool's repository argument (`repo_path`,
+    /// `repository`, `cwd`), and git opened the repository it names.
+    GitRepository,
+    /// A `.git` file (`gitdir:`), a `.git` link or a worktree's
+    /// `commondir` inside the root led git to a repository outside it.
+    GitDirFollowed,
+    /// A hook or git configuration that runs a command (`core.fsmonitor`,
+    /// `diff.external`), written through a file tool, ran when a git tool
+    /// was called.
+    GitHookPlanted,
+    /// A value starting with `-` was passed on to git as an option
+    /// (`--output=FILE`).
+    OptionInjected,
+    /// An entry of an archive a tool extracted (`../`, absolute, or
+    /// through a link entry) was written where its name leads.
+    ArchiveEntry,
     /// Windows: a component holds `:`, an NTFS stream of the file or
     /// directory before it (`notes.txt:hidden`, `proj::$INDEX_ALLOCATION`).
     NtfsStream,
@@ -311,6 +327,11 @@ impl Feature {
             Feature::Swapped,
             Feature::DefaultGrant,
             Feature::CwdFallback,
+            Feature::GitRepository,
+            Feature::GitDirFollowed,
+            Feature::GitHookPlanted,
+            Feature::OptionInjected,
+            Feature::ArchiveEntry,
             Feature::NtfsStream,
             Feature::DosDevice,
             Feature::Win32Strip,
@@ -383,6 +404,11 @@ impl Feature {
             Feature::Swapped => "swapped",
             Feature::DefaultGrant => "default-grant",
             Feature::CwdFallback => "cwd-fallback",
+            Feature::GitRepository => "git-repository",
+            Feature::GitDirFollowed => "gitdir-followed",
+            Feature::GitHookPlanted => "git-hook-planted",
+            Feature::OptionInjected => "option-injected",
+            Feature::ArchiveEntry => "archive-entry",
             Feature::NtfsStream => "ntfs-stream",
             Feature::DosDevice => "dos-device",
             Feature::Win32Strip => "win32-strip",
@@ -423,6 +449,11 @@ impl Feature {
                 | Feature::Swapped
                 | Feature::DefaultGrant
                 | Feature::CwdFallback
+                | Feature::GitRepository
+                | Feature::GitDirFollowed
+                | Feature::GitHookPlanted
+                | Feature::OptionInjected
+                | Feature::ArchiveEntry
                 | Feature::NtfsStream
                 | Feature::DosDevice
                 | Feature::Win32Strip
@@ -485,6 +516,11 @@ impl Feature {
             Feature::Swapped => "an entry of the path was swapped for a link to outside while the tool ran (observed, not probed)".into(),
             Feature::DefaultGrant => "with no hostile input, a file in a directory no root names was served (observed, not probed)".into(),
             Feature::CwdFallback => "after roots/list failed, a file in the server's working directory was served (observed, not probed)".into(),
+            Feature::GitRepository => "the path was a git tool's repository argument, and git opened the repository it names (observed, not probed)".into(),
+            Feature::GitDirFollowed => "a `.git` file (`gitdir:`), a `.git` link or a worktree's `commondir` inside the root led git to a repository outside it (observed, not probed)".into(),
+            Feature::GitHookPlanted => "a hook or git configuration that runs a command (`core.fsmonitor`, `diff.external`), written through a file tool, ran when a git tool was called (observed, not probed)".into(),
+            Feature::OptionInjected => "a value starting with `-` was passed on to git as an option (`--output=FILE`) (observed, not probed)".into(),
+            Feature::ArchiveEntry => "an archive entry (`../`, absolute, or through a link entry) was extracted where its name leads (observed, not probed)".into(),
             Feature::NtfsStream => "windows: a component holds `:`, an NTFS stream (`notes.txt:hidden`, `proj::$INDEX_ALLOCATION`) (labelled by the flavour's systematic list, not probed)".into(),
             Feature::DosDevice => "windows: a component is a DOS device name (`CON`, `nul.txt`, `aux `, `COM1`) (labelled, not probed)".into(),
             Feature::Win32Strip => "windows: trailing dots or spaces Win32 strips from the last name (`proj.`, `notes.txt. `), or a final `..` (labelled, not probed)".into(),

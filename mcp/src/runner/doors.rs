@@ -24,22 +24,18 @@
 //! door in their tool slot (`resources/read`, `resources/read:TEMPLATE`,
 //! `prompts/get:NAME`); each call is counted in the run's tally.
 
-use std::path::{Path, PathBuf};
-
 use rootguard_judge::gen::{file_uri, Escape, Form, Piece, RootSpec, TreeNames};
-use rootguard_judge::{kernel, Case, Entry, Op, Scenario};
+use rootguard_judge::{Case, Entry, Op, Scenario};
 use serde_json::{json, Map, Value};
 
-use super::finding::{based, BASE_REL};
-use super::launch::Server;
-use super::{excerpt, At, Context, Finding, Mode, Outcome, Phase, Sighting, Started};
+use super::finding::BASE_REL;
+use super::knock::{knock_all, knock_on, not_attacked, safe, Aimed, Knock, NO_SANDBOX};
+use super::{Context, Finding, Mode, Phase, Started};
 use crate::argdoors::{self, ArgDoor};
 use crate::attacks::{self, ROOT, TOKEN};
-use crate::client::response_text;
 use crate::doors::{Inventory, Prompt, UriTemplate, RESOURCES_READ};
-use crate::observe::{blob_text, changes, snapshot};
 use crate::tools::Action;
-use crate::{HarnessError, Kind};
+use crate::HarnessError;
 
 /// The URI forms of a direct `resources/read`: a name, the judge's form
 /// and escapes of the path after the base.
@@ -74,26 +70,6 @@ const BENIGN: &str = "inside.txt";
 pub(super) struct Doors {
     /// The session mode.
     pub mode: Mode,
-}
-
-/// One call through a door: the request, the tree it runs on, the canary it aims at.
-struct Knock {
-    /// The attack's name (a file name: `door-…`).
-    name: String,
-    /// The door, as the tally and the finding's tool slot name it.
-    door: String,
-    /// The method.
-    method: &'static str,
-    /// The params, `{base}` standing for the base.
-    params: Value,
-    /// The scenario: its tree, the root, the hostile path as a case.
-    scenario: Scenario,
-    /// The canary aimed at (`{base}` form): its truth is the finding's.
-    target: String,
-    /// Whether the call may write (a tool of unknown effect): the tree is
-    /// then compared before and after, and the root searched for the
-    /// canary copied in.
-    observe_disk: bool,
 }
 
 impl Phase for Doors {
@@ -153,47 +129,20 @@ impl Phase for Doors {
                 ));
             }
         } else if !inventory.arg_doors.is_empty() {
-            cx.report.notes.push(format!(
-                "the tools that take paths or URIs ({}) not attacked: they may write, and there is no sandbox (pass --allow-unsandboxed-writes to attack them anyway)",
-                inventory
-                    .arg_doors
-                    .iter()
-                    .map(|d| d.tool.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
+            not_attacked(
+                cx,
+                "the tools that take paths or URIs",
+                inventory.arg_doors.iter().map(|d| d.tool.as_str()),
+                NO_SANDBOX,
+            );
         }
-        for (door, knocks) in doors {
-            let mut found = None;
-            let mut tried = 0;
-            for knock in knocks {
-                if cx
-                    .options
-                    .filter
-                    .as_ref()
-                    .is_some_and(|f| !knock.name.contains(f.as_str()))
-                {
-                    continue;
-                }
-                if cx.stopped() {
-                    break;
-                }
-                tried += 1;
-                if let Some(f) = knock_on(cx, &mut slot, &knock, mode)? {
-                    found = found.or(Some(f.kind));
-                    // A signal may have reached the server too: what it did then proves nothing.
-                    if !cx.stopped() {
-                        cx.report.findings.push(f);
-                    }
-                }
-            }
-            cx.progress(Outcome {
-                name: door,
-                mode,
-                finding: found,
-                skipped: (tried == 0).then(|| "no attack matched --only".to_owned()),
-            });
-        }
+        let doors = doors
+            .into_iter()
+            .map(|(door, knocks)| (door, knocks.into_iter().map(Aimed::from).collect()))
+            .collect();
+        knock_all(cx, mode, "door attacks", doors, |cx, knock| {
+            knock_on(cx, &mut slot, knock, mode, None)
+        })?;
         if let Some(server) = slot {
             drop(server.stop());
         }
@@ -272,7 +221,9 @@ fn direct_reads(cx: &Context<'_>) -> Result<Vec<Knock>, HarnessError> {
                 method: "resources/read",
                 params: json!({ "uri": uri }),
                 target: hostile.clone(),
+                prelude: Vec::new(),
                 observe_disk: false,
+                op: None,
             });
         }
     }
@@ -338,7 +289,9 @@ fn template_reads(cx: &Context<'_>, index: usize, t: &UriTemplate) -> Vec<Knock>
                     method: "resources/read",
                     params: json!({ "uri": uri }),
                     target: "{base}/out/secret.txt".to_owned(),
+                    prelude: Vec::new(),
                     observe_disk: false,
+                    op: None,
                 });
             }
         }
@@ -387,7 +340,9 @@ fn prompt_gets(cx: &Context<'_>, prompt: &Prompt, base: &str) -> Vec<Knock> {
                     method: "prompts/get",
                     params: json!({"name": prompt.name, "arguments": arguments}),
                     target: target.clone(),
+                    prelude: Vec::new(),
                     observe_disk: false,
+                    op: None,
                 });
             }
         }
@@ -436,168 +391,15 @@ fn tool_calls(cx: &Context<'_>, door: &ArgDoor, base: &str) -> Vec<Knock> {
                     method: "tools/call",
                     params: json!({"name": door.tool, "arguments": arguments}),
                     target: target.clone(),
+                    prelude: Vec::new(),
                     observe_disk: true,
+                    op: None,
                 });
             }
         }
     }
     out
 }
-
-/// The files beneath `dir` (not following links) that hold `needle`.
-fn holding(dir: &Path, needle: &str) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return out;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        match std::fs::symlink_metadata(&path) {
-            Ok(m) if m.is_dir() => out.extend(holding(&path, needle)),
-            Ok(m)
-                if m.is_file()
-                    && std::fs::read(&path)
-                        .is_ok_and(|b| b.windows(needle.len()).any(|w| w == needle.as_bytes())) =>
-            {
-                out.push(path);
-            }
-            _ => {}
-        }
-    }
-    out
-}
-
-/// `text` as part of a file name: letters, digits, `-` and `_`.
-fn safe(text: &str) -> String {
-    text.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
-}
-
-/// Sends one knock on the door server (relaid, or started afresh), counts
-/// it, and looks for the canary; the server is kept for the next knock
-/// unless it escaped, hung or crashed.
-fn knock_on(
-    cx: &mut Context<'_>,
-    slot: &mut Option<Server>,
-    knock: &Knock,
-    mode: Mode,
-) -> Result<Option<Finding>, HarnessError> {
-    let mut server = match cx.launcher.serve(slot.take(), &knock.scenario, mode)? {
-        Started::Running(server) => server,
-        Started::Failed(failed) => {
-            cx.launcher.tally.record(&knock.door, None);
-            return Ok(Some(failed.finding(&knock.name, mode, &knock.scenario)));
-        }
-    };
-    let base = server.live.materialized.base_text().to_owned();
-    let before = knock
-        .observe_disk
-        .then(|| snapshot(Path::new(&base), &server.live.skip));
-    let response = server
-        .live
-        .session
-        .request(knock.method, based(&knock.params, &base));
-    cx.launcher
-        .tally
-        .record(&knock.door, response.as_ref().ok());
-    let needle = format!("CANARY-{}", cx.token);
-    if let Some(before) = before {
-        let changed = changes(&before, &snapshot(Path::new(&base), &server.live.skip));
-        let roots: Vec<PathBuf> = server
-            .live
-            .materialized
-            .roots()
-            .iter()
-            .map(PathBuf::from)
-            .collect();
-        let copied: Vec<String> = roots
-            .iter()
-            .flat_map(|r| holding(r, &needle))
-            .map(|p| p.display().to_string().replace(&base, "{base}"))
-            .collect();
-        let seen = if !changed.is_empty() {
-            Some((Kind::WriteEscape, Op::Write, changed.join(", ")))
-        } else if !copied.is_empty() {
-            Some((
-                Kind::ReadEscape,
-                Op::Read,
-                format!(
-                    "the canary {} was copied into the root: {}",
-                    knock.target,
-                    copied.join(", ")
-                ),
-            ))
-        } else {
-            None
-        };
-        if let Some((kind, op, evidence)) = seen {
-            let target = knock.target.replace("{base}", &base);
-            let truth = kernel::judge(server.live.materialized.roots(), target.as_bytes(), op);
-            // The case is the operation that escaped: a write for a change on disk.
-            let mut scenario = knock.scenario.clone();
-            for case in &mut scenario.cases {
-                case.op = op;
-            }
-            let seen_at = At {
-                name: &knock.name,
-                mode,
-                scenario: &scenario,
-                materialized: &server.live.materialized,
-            };
-            let f = seen_at.finding(Sighting {
-                kind,
-                tool: Some(knock.door.clone()),
-                evidence,
-                truth: Some(&truth),
-                exchange: server.exchange(),
-            });
-            drop(server.stop());
-            return Ok(Some(f));
-        }
-    }
-    let response = match response {
-        Ok(response) => response,
-        Err(e) => {
-            let mut f = at(knock, mode, &server).failure(&e, server.exchange());
-            f.tool = Some(knock.door.clone());
-            drop(server.stop());
-            return Ok(Some(f));
-        }
-    };
-    let text = response_text(&response) + &blob_text(&response);
-    if !text.contains(&needle) {
-        *slot = Some(server);
-        return Ok(None);
-    }
-    let target = knock.target.replace("{base}", &base);
-    let truth = kernel::judge(
-        server.live.materialized.roots(),
-        target.as_bytes(),
-        Op::Read,
-    );
-    let f = at(knock, mode, &server).finding(Sighting {
-        kind: Kind::ReadEscape,
-        tool: Some(knock.door.clone()),
-        evidence: format!(
-            "the canary {} came back: {}",
-            knock.target,
-            excerpt(&text, &needle)
-        ),
-        truth: Some(&truth),
-        exchange: server.exchange(),
-    });
-    // What the escape did to the server is unknown: the next knock gets a fresh one.
-    drop(server.stop());
-    Ok(Some(f))
-}
-
 /// Sends a door request that `--out` recorded (`method`, `params` in
 /// `{base}` form) again, on a fresh server laid with `scenario`, and
 /// observes it as the attack did: the canary in the answer, and for a
@@ -642,22 +444,14 @@ pub(super) fn knock_again(
             .first()
             .map(|c| c.path.to_string_lossy())
             .unwrap_or_default(),
+        prelude: Vec::new(),
         observe_disk: method == "tools/call",
+        op: None,
     };
     let mut slot = None;
-    let found = knock_on(cx, &mut slot, &knock, mode)?;
+    let found = knock_on(cx, &mut slot, &knock, mode, None)?;
     if let Some(server) = slot {
         drop(server.stop());
     }
     Ok(found)
-}
-
-/// Where a knock's finding is seen.
-fn at<'a>(knock: &'a Knock, mode: Mode, server: &'a Server) -> At<'a> {
-    At {
-        name: &knock.name,
-        mode,
-        scenario: &knock.scenario,
-        materialized: &server.live.materialized,
-    }
 }

@@ -14,7 +14,7 @@ use std::time::Duration;
 use rootguard_judge::{MaterializeError, Materialized, Scenario};
 use serde_json::{json, Value};
 
-use super::{session_error_kind, At, Finding, Mode, Options, Sighting, HOME};
+use super::{git_tree, session_error_kind, At, Finding, Mode, Options, Sighting, HOME};
 use crate::client::{RootsAnswer, Session, SessionError, Transcript};
 use crate::era::EraChoice;
 use crate::sandbox::{Launch, Sandbox};
@@ -31,6 +31,11 @@ pub(crate) struct Live {
     /// What the write observation skips: the roots and the server's home.
     pub(crate) skip: Vec<PathBuf>,
 }
+
+/// What a phase lays in a base after its tree and before its server
+/// starts, and again after each relay: the git phase's repositories and
+/// archives, which a scenario's entries cannot describe.
+pub(crate) type Prepare<'p> = &'p dyn Fn(&Materialized) -> Result<(), HarnessError>;
 
 /// A server that failed before it could be used: the kind, what
 /// happened, the exchange so far, and the tree.
@@ -148,6 +153,18 @@ impl<'a> Launcher<'a> {
         mode: Mode,
         answer: RootsAnswer,
     ) -> Result<Started<Live>, HarnessError> {
+        self.start_prepared(scenario, mode, answer, None)
+    }
+
+    /// As [`Launcher::start_answering`], `prepare` run on the tree before
+    /// the server starts.
+    fn start_prepared(
+        &mut self,
+        scenario: &Scenario,
+        mode: Mode,
+        answer: RootsAnswer,
+        prepare: Option<Prepare<'_>>,
+    ) -> Result<Started<Live>, HarnessError> {
         let materialized = match &self.options.base_dir {
             Some(dir) => Materialized::new_in(scenario, dir),
             None => Materialized::new(scenario),
@@ -169,6 +186,15 @@ impl<'a> Launcher<'a> {
             })
             .map(|rel| base.join(rel))
             .collect();
+        if self.options.git_roots {
+            // A fresh tree, no server yet: nothing here could hold a planted hook.
+            for dir in &root_dirs {
+                git_tree::init(dir)?;
+            }
+        }
+        if let Some(prepare) = prepare {
+            prepare(&materialized)?;
+        }
         let mut skip = root_dirs.clone();
         skip.push(home.clone());
         let launch = Launch::prepare(
@@ -269,6 +295,18 @@ impl<'a> Launcher<'a> {
         scenario: &Scenario,
         mode: Mode,
     ) -> Result<Started<Server>, HarnessError> {
+        self.serve_prepared(old, scenario, mode, None)
+    }
+
+    /// As [`Launcher::serve`], `prepare` run on each tree laid (before a
+    /// fresh server starts, after a relay).
+    pub(crate) fn serve_prepared(
+        &mut self,
+        old: Option<Server>,
+        scenario: &Scenario,
+        mode: Mode,
+        prepare: Option<Prepare<'_>>,
+    ) -> Result<Started<Server>, HarnessError> {
         if let Some(mut server) = old {
             if server.mode == mode
                 && !server.live.session.has_exited()
@@ -276,7 +314,11 @@ impl<'a> Launcher<'a> {
             {
                 match server.live.materialized.relay(scenario, &[HOME]) {
                     Ok(()) => {
-                        server.mark = server.live.session.transcript.len();
+                        if let Some(Err(e)) = prepare.map(|p| p(&server.live.materialized)) {
+                            drop(server.stop());
+                            return Err(e);
+                        }
+                        server.begin();
                         return Ok(Started::Running(server));
                     }
                     Err(MaterializeError::RootsDiffer) => {}
@@ -288,7 +330,7 @@ impl<'a> Launcher<'a> {
             }
             drop(server.stop());
         }
-        let mut live = match self.start(scenario, mode)? {
+        let mut live = match self.start_prepared(scenario, mode, RootsAnswer::Roots, prepare)? {
             Started::Running(live) => live,
             Started::Failed(failed) => return Ok(Started::Failed(failed)),
         };
@@ -335,6 +377,12 @@ pub(crate) struct Server {
 }
 
 impl Server {
+    /// Begins a new knock or scenario on the same tree: its exchange
+    /// starts here (after the start and tool listing).
+    pub(crate) fn begin(&mut self) {
+        self.mark = self.live.session.transcript.len();
+    }
+
     /// The current scenario's exchange: the start and tool listing, then
     /// its own messages.
     pub(crate) fn exchange(&self) -> Transcript {

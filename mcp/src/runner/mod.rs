@@ -1,9 +1,10 @@
-//! The run: for each session mode, a baseline, the default-grant probes,
-//! the fixed attack table (escapes shrunk), the generative phase
-//! (scenarios drawn from the judge's generator on one long-lived server),
-//! then the doors beyond file tools (resources, templates, prompts), the
-//! roots-that-change, multi-round-trip and requestState checks and the
-//! races.
+//! The run: for each session mode, a baseline, the default-grant probes
+//! and the fixed attack table (escapes shrunk); then the doors beyond
+//! file tools (resources, templates, prompts, tools taking paths) and the
+//! git and archive tools; then, for each mode, the generative phase
+//! (scenarios drawn from the judge's generator on one long-lived server);
+//! then the roots-that-change, multi-round-trip and requestState checks
+//! and the races.
 //!
 //! Each phase is a type with `Phase::run` on a `Context`, which holds
 //! what phases share: the options, the run's token, the `Launcher` that
@@ -20,6 +21,8 @@ use crate::attacks::TOKEN;
 use crate::client::{Session, SessionError};
 use crate::{HarnessError, Kind};
 
+mod archive_tree;
+mod archives;
 mod call;
 mod context;
 mod defaults;
@@ -27,6 +30,9 @@ mod doors;
 mod draw;
 mod finding;
 mod generative;
+mod git;
+mod git_tree;
+mod knock;
 mod launch;
 mod mode;
 mod mrtr;
@@ -54,9 +60,11 @@ pub use report::Report;
 pub(crate) use roots_moved::{MOVED as ROOTS_MOVED, SWAP_ESCAPE};
 pub(crate) use state::PREFIX as STATE_CHECKS;
 
+use archives::Archives;
 use defaults::Defaults;
 use doors::Doors;
 use generative::Generative;
+use git::Git;
 use mrtr::Mrtr;
 use race::Races;
 use roots_change::RootsChange;
@@ -99,25 +107,31 @@ fn phases(cx: &mut Context<'_>) -> Result<(), HarnessError> {
                 mode.as_str()
             ));
         }
-        if !options.attacks {
-            continue;
-        }
-        Table { mode }.run(cx)?;
-        if cx.stopped() {
-            break;
-        }
-        if !options.budget.is_zero() {
-            let share = options.budget / u32::try_from(options.modes.len()).unwrap_or(1).max(1);
-            Generative::new(mode, Instant::now() + share).run(cx)?;
-        }
-        if cx.stopped() {
-            break;
+        if options.attacks {
+            Table { mode }.run(cx)?;
         }
     }
     cx.stop_table_server();
+    // Every door's fixed attacks before the random search, which takes what is left of the time.
+    let first = options.modes.first().copied().unwrap_or(Mode::Roots);
     if !cx.stopped() {
-        let mode = options.modes.first().copied().unwrap_or(Mode::Roots);
-        Doors { mode }.run(cx)?;
+        Doors { mode: first }.run(cx)?;
+    }
+    if !cx.stopped() {
+        Git { mode: first }.run(cx)?;
+    }
+    if !cx.stopped() {
+        Archives { mode: first }.run(cx)?;
+    }
+    if options.attacks && !options.budget.is_zero() {
+        let share = options.budget / u32::try_from(options.modes.len()).unwrap_or(1).max(1);
+        for &mode in &options.modes {
+            if cx.stopped() {
+                break;
+            }
+            Generative::new(mode, Instant::now() + share).run(cx)?;
+        }
+        cx.stop_table_server();
     }
     if options.stale_roots && options.modes.contains(&Mode::Roots) && !cx.stopped() {
         let mut roots_change = RootsChange::default();

@@ -20,6 +20,9 @@ pub struct Options {
     pub command: Vec<String>,
     /// How else the server is given its roots (`--each-root`, `--env`, `--config`).
     pub launch: Shape,
+    /// Make each root a git repository before its server starts
+    /// (`git init`), for git servers that refuse a directory that is not one.
+    pub git_roots: bool,
     /// The timeout of each request.
     pub timeout: Duration,
     /// The sandbox (`None`: detect).
@@ -91,6 +94,7 @@ impl std::fmt::Debug for Options {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Options")
             .field("command", &self.command)
+            .field("git_roots", &self.git_roots)
             .field("timeout", &self.timeout)
             .field("sandbox", &self.sandbox)
             .field("allow_unsandboxed_writes", &self.allow_unsandboxed_writes)
@@ -112,6 +116,7 @@ impl Options {
         Options {
             command,
             launch: Shape::default(),
+            git_roots: false,
             timeout: Duration::from_secs(10),
             sandbox: None,
             allow_unsandboxed_writes: false,

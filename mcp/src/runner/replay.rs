@@ -123,6 +123,12 @@ pub fn replay(options: &Options, file: &Path) -> Result<Replayed, HarnessError> 
         .iter()
         .find_map(|m| scenario.name.strip_prefix(&format!("{}-", m.as_str())))
         .unwrap_or(&scenario.name);
+    if attack.starts_with(super::git::PREFIX) || attack.starts_with(super::archives::PREFIX) {
+        return Err(HarnessError::Usage(format!(
+            "{} is a finding of the git or archive attacks, whose repositories and archives the run lays beside the scenario's tree: it is not replayed; run `rootguard mcp --only {attack}` with the same launch flags instead",
+            file.display()
+        )));
+    }
     if attack.starts_with("door-") {
         return Ok(
             match knock_again(&mut cx, &scenario, &method, params, mode)? {

@@ -6,10 +6,11 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
 use std::time::Duration;
 
 use rootguard_mcp::client::Session;
-use rootguard_mcp::{Kind, Outcome, Report};
+use rootguard_mcp::{report, run, Finding, Kind, Options, Outcome, Report};
 use rootguard_testsupport::Tool;
 
 /// The directory of the project's own test servers.
@@ -32,6 +33,39 @@ pub fn writes_ran(report: &Report) -> bool {
         "no sandbox (bubblewrap or unshare) confines a server here, so the write attacks did not run",
         "install bubblewrap (`apt-get install -y bubblewrap`; `bash .ci/run` does), or run as root for unshare",
     )
+}
+
+/// `options` run on a thread of its own, failing if it takes longer than
+/// `guard` (a hang guard only: set it far past what the run takes).
+pub fn guarded(options: Options, guard: Duration) -> Report {
+    let (send, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        // The receiver gone means the guard already failed the test.
+        let _ = send.send(run(&options).expect("runs"));
+    });
+    receive
+        .recv_timeout(guard)
+        .expect("the run ends (hang guard)")
+}
+
+/// The IDs of the defects that fail the run.
+pub fn failing(found: &Report) -> BTreeSet<String> {
+    let model = report::model(found, false);
+    model
+        .defects
+        .iter()
+        .filter(|d| model.fails(d))
+        .map(|d| d.id().to_owned())
+        .collect()
+}
+
+/// The first finding of the attack `attack`, or a panic showing the report.
+pub fn finding<'a>(found: &'a Report, attack: &str) -> &'a Finding {
+    found
+        .findings
+        .iter()
+        .find(|f| f.attack == attack)
+        .unwrap_or_else(|| panic!("no finding of {attack}\n{}", report::text(found, false)))
 }
 
 /// The outcome of `name` in `mode`.
