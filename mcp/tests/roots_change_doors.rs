@@ -149,6 +149,20 @@ fn pinned_root_is_caught_serving_the_renamed_directory() {
 }
 
 #[test]
+fn a_text_prefix_compare_is_not_taken_for_a_kept_resolution() {
+    // It resolves each path when used but compares it with `startswith`:
+    // the renamed root's old name must not pass for the new one by prefix.
+    holds(
+        "prefix_server.py",
+        "roots-change-dir",
+        &DIR,
+        &[None, None],
+        (&[], &[]),
+        1..=1,
+    );
+}
+
+#[test]
 fn scheme_case_refuses_valid_spellings_and_grants_invalid_ones() {
     holds(
         "scheme_case_server.py",

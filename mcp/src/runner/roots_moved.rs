@@ -13,9 +13,12 @@
 //!   grant is a stale root (`-old-target`). `rootlink/file.txt` names
 //!   `other/file.txt`: it must be granted, and serving `proj` there is a
 //!   stale root too (`-new-target`).
-//! - `roots-change-dir-replaced-*`: the root `proj` is renamed `proj-old`
+//! - `roots-change-dir-replaced-*`: the root `proj` is renamed `was-proj`
 //!   and a new `proj` made: `proj/file.txt` must serve the new directory
-//!   (`-new`); `proj-old/file.txt`, beneath no root, must be refused (`-old`).
+//!   (`-new`); `was-proj/file.txt`, beneath no root, must be refused (`-old`).
+//!   The old name must not begin with `proj`: a server that compares paths
+//!   as text (`proj-old` starts with `proj`) would grant it for that
+//!   reason alone, and be taken for one that kept the root's resolution.
 
 use std::fs;
 use std::path::Path;
@@ -43,7 +46,7 @@ pub(crate) const SWAP_ESCAPE: &str = "roots-change-link-swapped-escape";
 enum Move {
     /// `rootlink -> proj` swapped for `rootlink -> other`.
     LinkSwapped,
-    /// `proj` renamed `proj-old`, a new `proj` made.
+    /// `proj` renamed `was-proj`, a new `proj` made.
     DirReplaced,
 }
 
@@ -88,7 +91,7 @@ impl Move {
                 link("other/sub", "outside"),
                 link("rootlink", "other"),
             ],
-            Move::DirReplaced => vec![holding("proj-old", "proj"), holding("proj", "proj-new")],
+            Move::DirReplaced => vec![holding("was-proj", "proj"), holding("proj", "proj-new")],
         }
     }
 
@@ -110,7 +113,7 @@ impl Move {
                 fs::rename(&swap, base.join("rootlink"))
             }
             Move::DirReplaced => {
-                fs::rename(base.join("proj"), base.join("proj-old"))?;
+                fs::rename(base.join("proj"), base.join("was-proj"))?;
                 fs::create_dir(base.join("proj"))?;
                 fs::write(
                     base.join("proj/file.txt"),
@@ -123,7 +126,7 @@ impl Move {
     fn what(self) -> &'static str {
         match self {
             Move::LinkSwapped => "the root link rootlink was swapped from proj to other",
-            Move::DirReplaced => "the root proj was renamed proj-old and a new proj made",
+            Move::DirReplaced => "the root proj was renamed was-proj and a new proj made",
         }
     }
 
@@ -158,14 +161,14 @@ impl Move {
                     path: "proj/file.txt",
                     bad: ("proj", Kind::StaleRoot),
                     want: Some("proj-new"),
-                    says: "proj/file.txt served the renamed directory proj-old: the root was pinned by descriptor or inode",
+                    says: "proj/file.txt served the renamed directory was-proj: the root was pinned by descriptor or inode",
                 },
                 Step {
                     name: "roots-change-dir-replaced-old",
-                    path: "proj-old/file.txt",
+                    path: "was-proj/file.txt",
                     bad: ("proj", Kind::StaleRoot),
                     want: None,
-                    says: "proj-old, the root's directory renamed away and beneath no root now, still grants",
+                    says: "was-proj, the root's directory renamed away and beneath no root now, still grants",
                 },
             ],
         }
