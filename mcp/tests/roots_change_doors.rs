@@ -13,7 +13,7 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use common::{python, test_servers};
-use rootguard_mcp::{report, run, Kind, Mode, Options, Report};
+use rootguard_mcp::{report, run, Kind, Mode, Options, Report, Shape};
 
 /// Far past what any run here takes: only a hang guard.
 const HANG_GUARD: Duration = Duration::from_secs(600);
@@ -160,6 +160,40 @@ fn a_text_prefix_compare_is_not_taken_for_a_kept_resolution() {
         (&[], &[]),
         1..=1,
     );
+}
+
+#[test]
+fn a_server_that_needs_a_directory_flag_is_not_a_crash_in_the_spelling_checks() {
+    // Its only root is spelled for roots/list, so the launch has no
+    // `--allow DIR` and the server exits with a usage line before it says
+    // anything: the spelling never reached it, which is no crash.
+    let Some(python) = python() else { return };
+    let mut options = Options::new(vec![
+        python,
+        test_servers().join("flag_server.py").display().to_string(),
+    ]);
+    options.launch = Shape {
+        each_root: Some(Shape::each_root("--allow {root}")),
+        ..Shape::default()
+    };
+    options.timeout = Duration::from_secs(10);
+    options.modes = vec![Mode::Roots];
+    options.attacks = false;
+    options.filter = Some("roots-change-spelling".to_owned());
+    let report = run(&options).expect("runs");
+    let text = report::text(&report, false);
+    assert!(report.findings.is_empty(), "{text}");
+    for name in SPELLINGS {
+        let why = &common::outcome(&report, name, Mode::Roots).skipped;
+        // `file://{base}/proj/` is a plain directory, so it goes on the command line.
+        let plain = name == "roots-change-spelling-trailing-slash";
+        assert_eq!(
+            why.as_deref()
+                .is_some_and(|w| w.contains("usage: flag_server.py")),
+            !plain,
+            "{name}: {why:?}\n{text}"
+        );
+    }
 }
 
 #[test]
