@@ -61,14 +61,21 @@ const VALIDATION: &[&str] = &[
 
 /// Whether `response` refuses the request before looking at what it
 /// names: -32602 (invalid params), -32601 (no such method), or an error
-/// result that says its input failed validation.
+/// result that says its input failed validation. A -32602 that says the
+/// resource is not found is not one: the SDKs answer an unknown URI so
+/// (the Python SDK's `Unknown resource: URI`, the TypeScript SDK's
+/// `Resource URI not found`) where the spec has -32002, after looking it up.
 pub fn refused_at_schema(response: &Value) -> bool {
-    if let Some(code) = response
-        .get("error")
-        .and_then(|e| e.get("code"))
-        .and_then(Value::as_i64)
-    {
-        if code == -32602 || code == -32601 {
+    let error = response.get("error");
+    if let Some(code) = error.and_then(|e| e.get("code")).and_then(Value::as_i64) {
+        let message = error
+            .and_then(|e| e.get("message"))
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_lowercase();
+        let not_found = message.contains("unknown resource")
+            || (message.contains("resource") && message.contains("not found"));
+        if code == -32601 || (code == -32602 && !not_found) {
             return true;
         }
     }
@@ -91,10 +98,13 @@ mod tests {
         let validation = json!({"result": {"isError": true, "content": [{"type": "text", "text": "Input validation error: 'path' is a required property"}]}});
         let denied = json!({"result": {"isError": true, "content": [{"type": "text", "text": "Access denied"}]}});
         let read = json!({"result": {"contents": [{"uri": "file:///x", "text": "x"}]}});
+        let unknown = json!({"error": {"code": -32602, "message": "Unknown resource: file:///b/out/secret.txt"}});
+        let not_found = json!({"error": {"code": -32602, "message": "MCP error -32602: Resource file:///b/x not found"}});
+        let spec = json!({"error": {"code": -32002, "message": "Resource not found"}});
         for r in [&invalid, &missing, &validation] {
             assert!(refused_at_schema(r), "{r}");
         }
-        for r in [&denied, &read] {
+        for r in [&denied, &read, &unknown, &not_found, &spec] {
             assert!(!refused_at_schema(r), "{r}");
         }
         let tally = Tally::default();

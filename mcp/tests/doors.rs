@@ -127,6 +127,34 @@ fn sound_template_and_prompt_servers_are_clean_with_every_door_attacked() {
     clean("prompt_server.py", 1, true, 1, 6);
 }
 
+#[test]
+fn an_sdk_resources_door_that_answers_unknown_resource_is_attacked_and_held() {
+    // Its file tools and its empty resources: the table attacks the one,
+    // the door attacks the other, and -32602 `Unknown resource` is a
+    // lookup that held, not a refusal at the schema level.
+    let Some(python) = python() else { return };
+    let mut options = Options::new(vec![
+        python,
+        test_servers()
+            .join("sdk_resources_server.py")
+            .display()
+            .to_string(),
+        "{roots}".to_owned(),
+    ]);
+    options.modes = vec![Mode::Roots];
+    options.stale_roots = false;
+    let found = run(&options).expect("runs");
+    let text = report::text(&found, false);
+    assert!(found.findings.is_empty(), "{text}");
+    let read = found
+        .doors()
+        .into_iter()
+        .find(|d| d.name == "resources/read")
+        .unwrap_or_else(|| panic!("a resources/read door\n{text}"));
+    assert_eq!((read.calls.calls, read.calls.refused), (54, 0), "{text}");
+    assert!(found.inconclusive().is_empty(), "{text}");
+}
+
 const COPY: (&str, &[&str], &str) = (
     "copy_dest_server.py",
     &["RG-ALLOWS-OUTSIDE", "RG-PREFIX-SIBLING"],
