@@ -151,9 +151,13 @@ fn path_like(name: &str, schema: &Value) -> Option<bool> {
         .flat_map(char::to_lowercase)
         .collect();
     let format = schema.get("format").and_then(Value::as_str).unwrap_or("");
+    // A plural names a list of them (`file_paths`, `source_uris`).
+    let stem = key.strip_suffix("ies").map_or_else(
+        || key.strip_suffix('s').unwrap_or(&key).to_owned(),
+        |k| format!("{k}y"),
+    );
     if URI_NAMES.contains(&key.as_str())
-        || key.ends_with("uri")
-        || key.ends_with("url")
+        || ["uri", "url"].iter().any(|end| stem.ends_with(end))
         || matches!(format, "uri" | "uri-reference" | "iri")
     {
         return Some(true);
@@ -161,7 +165,7 @@ fn path_like(name: &str, schema: &Value) -> Option<bool> {
     if PATH_NAMES.contains(&key.as_str())
         || ["path", "file", "dir", "directory", "folder"]
             .iter()
-            .any(|end| key.ends_with(end))
+            .any(|end| stem.ends_with(end))
     {
         return Some(false);
     }
@@ -344,6 +348,30 @@ mod tests {
         assert_eq!(
             with(&summarize.skeleton, &summarize.slots[0], json!("/y"))["inputs"],
             json!(["/y"])
+        );
+    }
+
+    #[test]
+    fn plural_names_are_lists_of_paths_or_uris() {
+        let tools = [
+            json!({"name": "convert_file_encoding", "inputSchema": {"type": "object",
+            "properties": {
+                "file_paths": {"type": "array", "items": {"type": "string"}},
+                "sub_directories": {"type": "array", "items": {"type": "string"}},
+                "source_uris": {"type": "array", "items": {"type": "string"}},
+                "target_encoding": {"type": "string"},
+                "aliases": {"type": "array", "items": {"type": "string"}}}}}),
+        ];
+        let found = doors(&tools);
+        let slots: Vec<(String, bool)> =
+            found[0].slots.iter().map(|s| (s.label(), s.uri)).collect();
+        assert_eq!(
+            slots,
+            [
+                ("file_paths.0".to_owned(), false),
+                ("source_uris.0".to_owned(), true),
+                ("sub_directories.0".to_owned(), false)
+            ]
         );
     }
 
