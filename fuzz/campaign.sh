@@ -112,7 +112,7 @@ done
 
 if [ ${#crashed[@]} -gt 0 ]; then
     echo "CRASHES in: $(printf '%s\n' "${crashed[@]}" | sort -u | tr '\n' ' ')"
-    echo "Each is kept under fuzz/regressions/ and fails \`cargo test -p rootguard-judge --test fuzz_regressions\` until fixed."
+    echo "Each is kept under fuzz/regressions/ and fails \`cargo test -p rootguard-fuzzing --test fuzz_regressions\` until fixed."
     exit 1
 fi
 echo "no crash in ${targets[*]}"

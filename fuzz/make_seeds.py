@@ -7,7 +7,7 @@ The structured targets (lexical_roots, resolve_model, resolve_kernel) read a
 scenario document as it is when the input is one; other bytes decode as an
 `Arbitrary` spec of the generators (judge/src/gen/). `lexical` reads
 [set, mode, path bytes...] against its pool of root sets
-(judge/src/fuzzing/pool.rs)."""
+(fuzzing/src/pool.rs)."""
 import hashlib
 import json
 import os
@@ -35,7 +35,7 @@ def write(target, data, name=None):
 # The spec-N and spec-sibling-N seeds of the structured targets are bytes
 # that decode to rich specs, checked by a full-tier test that writes them
 # when asked (see its doc, `spec_seeds_are_current`):
-#   ROOTGUARD_WRITE_SEEDS=1 cargo test --release -p rootguard-judge --test fuzz_regressions -- --ignored
+#   ROOTGUARD_WRITE_SEEDS=1 cargo test --release -p rootguard-fuzzing --test fuzz_regressions -- --ignored
 # they are kept; everything else is written again. When the spec types of
 # judge/src/gen/ change, the same bytes decode to other specs: that
 # test fails, and the command above writes them again.

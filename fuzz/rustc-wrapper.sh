@@ -1,7 +1,8 @@
 #!/bin/sh
 # The rustc wrapper of fuzz builds (targets.sh exports it as RUSTC_WRAPPER;
-# $1 is rustc). A crate built with its feature `no-coverage` (the judge,
-# rootguard-judge, when a target is built `--features judge-no-coverage`)
+# $1 is rustc). A crate built with its feature `no-coverage` (the judge and
+# the checks, rootguard-judge and rootguard-fuzzing, when a target is built
+# `--features judge-no-coverage`)
 # is compiled without libFuzzer's coverage counters: LLVM takes the last
 # -sanitizer-coverage-level given, and 0 turns the pass off for that crate
 # alone. The cfg tells the crate that this happened (without it the build

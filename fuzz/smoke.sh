@@ -11,7 +11,7 @@
 # with FUZZ_TOOLCHAIN=nightly). Exits 1 on a crash, after printing the
 # input as a reproducer. It also runs fuzz/test-build-sh.sh (the
 # ClusterFuzzLite build.sh, without Docker). The regression inputs are not
-# replayed here: `cargo test` does that (judge/tests/fuzz_regressions.rs).
+# replayed here: `cargo test` does that (fuzzing/tests/fuzz_regressions.rs).
 set -euo pipefail
 cd "$(dirname "$0")"
 

@@ -5,9 +5,9 @@
 fuzz_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 # Every target, in the order they run: fuzz/targets, one name a line, is
-# the one list (judge/tests/fuzz_target_list.rs holds Cargo.toml's
+# the one list (fuzzing/tests/fuzz_target_list.rs holds Cargo.toml's
 # bins, fuzz_targets/, corpus/, dicts/, regressions/ and
-# rootguard_judge::fuzzing::TARGETS to it).
+# rootguard_fuzzing::TARGETS to it).
 mapfile -t TARGETS <"$fuzz_dir/targets"
 
 # The targets that reach core's `unsafe` code (the SSE2 loads in
@@ -21,8 +21,9 @@ ASAN_TARGETS=(lexical resolve_kernel)
 # without reached the same coverage. `lexical`, the speed target, is also
 # built -O (no debug assertions or overflow checks: a quarter more exec/s);
 # `lexical_roots` runs the same check of the same core code with both on.
-# `resolve_model` also compiles the judge (rootguard-judge) without
-# coverage counters, so that core's branches alone guide it: the judge's
+# `resolve_model` also compiles the judge and the checks (rootguard-judge,
+# rootguard-fuzzing) without coverage counters, so that core's branches
+# alone guide it: the judge's
 # counters were most of what libFuzzer walked after each input (see the
 # wrapper below). See README.md, "Speed". Every other target keeps
 # cargo-fuzz's defaults.
@@ -34,7 +35,7 @@ build_flags() {
     esac
 }
 
-# The wrapper that builds the judge without coverage counters for a target
+# The wrapper that builds the judge and the checks without coverage counters for a target
 # built `--features judge-no-coverage` (every other crate, and every other
 # target, is compiled as cargo-fuzz asks). A wrapper already set is kept and
 # still runs.

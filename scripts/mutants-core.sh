@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Mutation testing of core in two passes (docs/mutants.md says why):
 #   pass 1: every mutant of core/ against the tests of rootguard,
-#           rootguard-cli and rootguard-judge (.cargo/mutants.toml);
+#           rootguard-cli, rootguard-judge and rootguard-fuzzing (.cargo/mutants.toml);
 #   pass 2: each mutant pass 1 missed, against the whole workspace
 #           (--test-workspace=true).
 # Usage: scripts/mutants-core.sh [OUT_DIR]   (default: mutants-core)

@@ -4,6 +4,6 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rootguard_judge::fuzzing::{check_lexical_roots, LexicalInput};
+use rootguard_fuzzing::{check_lexical_roots, LexicalInput};
 
 fuzz_target!(|input: LexicalInput| check_lexical_roots(&input));

@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rootguard_judge::fuzzing::{check_resolve_kernel, ScenarioInput};
+use rootguard_fuzzing::{check_resolve_kernel, ScenarioInput};
 
 // The trees go to tmpfs by default (`rootguard_judge::clean_temp_parent`).
 fuzz_target!(|input: ScenarioInput| check_resolve_kernel(&input));

@@ -3,6 +3,6 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rootguard_judge::fuzzing::{check_resolve_model, ScenarioInput};
+use rootguard_fuzzing::{check_resolve_model, ScenarioInput};
 
 fuzz_target!(|input: ScenarioInput| check_resolve_model(&input));

@@ -3,6 +3,6 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rootguard_judge::fuzzing::check_root_uri;
+use rootguard_fuzzing::check_root_uri;
 
 fuzz_target!(|uri: &str| check_root_uri(uri));

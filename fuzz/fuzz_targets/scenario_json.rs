@@ -3,6 +3,6 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rootguard_judge::fuzzing::check_scenario_json;
+use rootguard_fuzzing::check_scenario_json;
 
 fuzz_target!(|data: &[u8]| check_scenario_json(data));

@@ -19,9 +19,8 @@
 //!   [`strategies`] is their proptest face, [`gen::Generator`] a seeded
 //!   source for other harnesses.
 //! - `bridge` (feature `core`): core's types next to the judge's, so that
-//!   the two can be compared.
-//! - `fuzzing` (feature `arbitrary`): the inputs and checks of the targets
-//!   in `fuzz/`.
+//!   the two can be compared (the `rootguard-fuzzing` crate does, with the
+//!   fuzz targets' checks and the differential property tests).
 //!
 //! # Examples
 //!
@@ -76,8 +75,6 @@ compile_error!(
 pub mod bridge;
 mod compare;
 pub mod flavour;
-#[cfg(feature = "arbitrary")]
-pub mod fuzzing;
 pub mod gen;
 mod judgement;
 pub mod kernel;

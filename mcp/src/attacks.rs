@@ -12,6 +12,7 @@
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
 
+use rootguard_judge::oracle::target_stays_in_base;
 use rootguard_judge::{Entry, Op};
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -212,9 +213,9 @@ fn entry(e: &Map<String, Value>) -> Result<Entry, String> {
             content: Some(format!("CANARY-{TOKEN}\n")),
         }),
         (["link", "to"] | ["to", "link"], Some(path), Some(target)) => {
-            if !in_base(target) {
+            if !target_stays_in_base(path, target) {
                 return Err(format!(
-                    "the link's target {target:?} must be {{base}}/… without .., inside the temp base"
+                    "the link's target {target:?} must stay inside the temp base ({{base}}/…, or relative without climbing out)"
                 ));
             }
             Some(Entry::Symlink {
@@ -232,13 +233,6 @@ fn entry(e: &Map<String, Value>) -> Result<Entry, String> {
     })?;
     relative(&entry.path().to_string_lossy())?;
     Ok(entry)
-}
-
-/// Whether a link target is `{base}/…` without `..`: inside the temp base.
-fn in_base(target: &str) -> bool {
-    target
-        .strip_prefix("{base}/")
-        .is_some_and(|rest| relative(rest).is_ok() && !rest.split('/').any(|c| c == ".."))
 }
 
 /// Checks that `path` is relative to the base (`..` in it is the attack).
@@ -388,6 +382,13 @@ mod tests {
                 good.replace("\"x\"", "\"y\"").replace(
                     "{\"dir\": \"proj\"}",
                     "{\"link\": \"proj/l\", \"to\": \"{base}/../x\"}",
+                ),
+                "inside the temp base",
+            ),
+            (
+                good.replace("\"x\"", "\"y\"").replace(
+                    "{\"dir\": \"proj\"}",
+                    "{\"link\": \"proj/l\", \"to\": \"../../x\"}",
                 ),
                 "inside the temp base",
             ),

@@ -14,21 +14,25 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 use common::{python, test_servers};
-use rootguard_mcp::{report, run, Mode, Options, Report};
+use rootguard_mcp::{replay, report, run, Mode, Options, Replayed, Report};
 
 /// Far past what a run here takes: only a hang guard.
 const HANG_GUARD: Duration = Duration::from_secs(60);
 
-/// The run of `server` (seed `seed`), `quick` in roots mode alone with
-/// only the door attacks; `None` without Python.
-fn vetted(server: &str, seed: u64, quick: bool) -> Option<Report> {
+/// The options of a run of `server`; `None` without Python.
+fn options_for(server: &str) -> Option<Options> {
     let python = python()?;
-    let command = vec![
+    Some(Options::new(vec![
         python,
         test_servers().join(server).display().to_string(),
         "{roots}".to_owned(),
-    ];
-    let mut options = Options::new(command);
+    ]))
+}
+
+/// The run of `server` (seed `seed`), `quick` in roots mode alone with
+/// only the door attacks; `None` without Python.
+fn vetted(server: &str, seed: u64, quick: bool) -> Option<Report> {
+    let mut options = options_for(server)?;
     options.seed = seed;
     if quick {
         options.modes = vec![Mode::Roots];
@@ -217,6 +221,43 @@ fn a_server_that_exposes_nothing_is_inconclusive() {
     let json: serde_json::Value = serde_json::from_str(&report::json(&found, false)).expect("json");
     assert_eq!(json["inconclusive"][0], serde_json::json!(reasons[0]));
     assert_eq!(json["doors"]["tools"], serde_json::json!([]));
+}
+
+#[test]
+fn a_door_finding_written_by_out_replays_until_the_door_is_fixed() {
+    // resources/read through a template, prompts/get, and a tool's argument.
+    for ((flawed, _, door), sound) in [
+        (DECODE, "template_server.py"),
+        (PREFIX, "prompt_server.py"),
+        (COPY, "tool_doors_server.py"),
+    ] {
+        let Some(found) = vetted(flawed, 1, true) else {
+            return;
+        };
+        let dir = tempfile::tempdir().expect("temp dir");
+        let written = report::write_findings(&found, dir.path()).expect("writes");
+        let file = written
+            .iter()
+            .find(|p| p.extension().is_some_and(|e| e == "json"))
+            .unwrap_or_else(|| panic!("{flawed}: no scenario file in {written:?}"));
+        let (Some(again), Some(fixed)) = (options_for(flawed), options_for(sound)) else {
+            return;
+        };
+        match replay(&again, file).expect("replays") {
+            Replayed::Still(f) => {
+                assert!(f.kind.is_escape(), "{flawed}: {f:?}");
+                // The door's method and name; a template is not listed again.
+                let tool = f.tool.clone().unwrap_or_default();
+                assert!(door.starts_with(&tool), "{flawed}: {tool} is not {door}");
+            }
+            Replayed::Gone => panic!("{flawed}: {} no longer escapes", file.display()),
+        }
+        assert!(
+            matches!(replay(&fixed, file).expect("replays"), Replayed::Gone),
+            "{sound} must not show {}",
+            file.display()
+        );
+    }
 }
 
 #[test]

@@ -1,5 +1,5 @@
 //! The generators: one set of hostile *specs* for every driver, proptest
-//! ([`crate::strategies`] and the tests), libFuzzer (`fuzzing`, whose
+//! ([`crate::strategies`] and the tests), libFuzzer (`rootguard-fuzzing`, whose
 //! inputs decode as these types through [`arbitrary::Arbitrary`]), vet's
 //! random phase and mcp's generative phase ([`Generator`]).
 //!

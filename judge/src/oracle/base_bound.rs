@@ -46,6 +46,36 @@ pub fn target_stays_in_base(link: &str, target: &str) -> bool {
     true
 }
 
+/// Whether `path` (`{base}` form, no link followed) stays beneath the
+/// base by its text alone: it starts `{base}/` and no `..` climbs past
+/// the base. What a harness may ask of a path that leads nowhere on the
+/// kernel (a read of nothing), where no target can be judged.
+///
+/// # Examples
+///
+/// ```
+/// use rootguard_judge::oracle::lexically_in_base;
+/// assert!(lexically_in_base("{base}/a/../b"));
+/// assert!(!lexically_in_base("{base}/a/../.."));
+/// assert!(!lexically_in_base("{base}"));
+/// assert!(!lexically_in_base("/etc/passwd"));
+/// ```
+pub fn lexically_in_base(path: &str) -> bool {
+    let Some(rest) = path.strip_prefix("{base}/") else {
+        return false;
+    };
+    let mut depth = 0usize;
+    for component in rest.split('/') {
+        match component {
+            "" | "." => {}
+            ".." if depth == 0 => return false,
+            ".." => depth -= 1,
+            _ => depth += 1,
+        }
+    }
+    true
+}
+
 impl Scenario {
     /// Whether a harness let loose on this scenario stays beneath the temp
     /// base: every link's target stays in the base whatever links it

@@ -11,11 +11,8 @@ mod model_fs;
 mod resolve;
 mod uri;
 
-// The fuzz fast path (feature `arbitrary`) shares judge()'s verdict.
-pub use base_bound::target_stays_in_base;
-#[cfg(feature = "arbitrary")]
-pub(crate) use judge::verdict;
-pub use judge::{judge, judge_scenario};
+pub use base_bound::{lexically_in_base, target_stays_in_base};
+pub use judge::{judge, judge_scenario, verdict};
 pub use lexical::{lexical_components, LexicalModel};
 pub use model_fs::{HostError, ModelFs, ModelFsError, NodeKind, Outside};
 pub use resolve::{

@@ -30,6 +30,7 @@ use rootguard_judge::gen::{file_uri, Escape, Form, Piece, RootSpec, TreeNames};
 use rootguard_judge::{kernel, Case, Entry, Op, Scenario};
 use serde_json::{json, Map, Value};
 
+use super::finding::{based, BASE_REL};
 use super::launch::Server;
 use super::{excerpt, At, Context, Finding, Mode, Outcome, Phase, Sighting, Started};
 use crate::argdoors::{self, ArgDoor};
@@ -64,9 +65,6 @@ const SPELLINGS: [(&str, &str, &str); 9] = [
     ("encoded-dots", "%2e%2e", "/"),
     ("half-encoded-dots", ".%2e", "/"),
 ];
-
-/// The base without its leading `/`, in a value put after a template's own `/`.
-const BASE_REL: &str = "{base_rel}";
 
 /// The value the variables not under attack get.
 const BENIGN: &str = "inside.txt";
@@ -482,24 +480,6 @@ fn safe(text: &str) -> String {
         .collect()
 }
 
-/// `value` with every string's `{base}` made the real base, and
-/// [`BASE_REL`] the real base without its leading `/`.
-fn based(value: &Value, base: &str) -> Value {
-    match value {
-        Value::String(s) => Value::String(
-            s.replace(BASE_REL, base.trim_start_matches('/'))
-                .replace("{base}", base),
-        ),
-        Value::Array(items) => Value::Array(items.iter().map(|v| based(v, base)).collect()),
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| (k.clone(), based(v, base)))
-                .collect(),
-        ),
-        other => other.clone(),
-    }
-}
-
 /// Sends one knock on the door server (relaid, or started afresh), counts
 /// it, and looks for the canary; the server is kept for the next knock
 /// unless it escaped, hung or crashed.
@@ -616,6 +596,60 @@ fn knock_on(
     // What the escape did to the server is unknown: the next knock gets a fresh one.
     drop(server.stop());
     Ok(Some(f))
+}
+
+/// Sends a door request that `--out` recorded (`method`, `params` in
+/// `{base}` form) again, on a fresh server laid with `scenario`, and
+/// observes it as the attack did: the canary in the answer, and for a
+/// tool, the disk too (`rootguard mcp replay`). The case's path stands
+/// for the file aimed at.
+///
+/// # Errors
+///
+/// [`HarnessError::Usage`] for a method that is no door, or a tool door
+/// without a sandbox (it may write); the launcher's errors.
+pub(super) fn knock_again(
+    cx: &mut Context<'_>,
+    scenario: &Scenario,
+    method: &str,
+    params: Value,
+    mode: Mode,
+) -> Result<Option<Finding>, HarnessError> {
+    let name = params["name"].as_str().unwrap_or_default().to_owned();
+    let (method, door) = match method {
+        "resources/read" => ("resources/read", RESOURCES_READ.to_owned()),
+        "prompts/get" => ("prompts/get", format!("prompts/get:{name}")),
+        "tools/call" if cx.writes => ("tools/call", format!("tools/call:{name}")),
+        "tools/call" => {
+            return Err(HarnessError::Usage(format!(
+                "the tool {name} may write wherever its arguments say, and there is no sandbox here: pass --allow-unsandboxed-writes to replay it anyway"
+            )))
+        }
+        other => {
+            return Err(HarnessError::Usage(format!(
+                "a door finding replays a resources/read, prompts/get or tools/call, not {other}"
+            )))
+        }
+    };
+    let knock = Knock {
+        name: scenario.name.clone(),
+        door,
+        method,
+        params,
+        scenario: scenario.clone(),
+        target: scenario
+            .cases
+            .first()
+            .map(|c| c.path.to_string_lossy())
+            .unwrap_or_default(),
+        observe_disk: method == "tools/call",
+    };
+    let mut slot = None;
+    let found = knock_on(cx, &mut slot, &knock, mode)?;
+    if let Some(server) = slot {
+        drop(server.stop());
+    }
+    Ok(found)
 }
 
 /// Where a knock's finding is seen.

@@ -16,7 +16,7 @@ use std::collections::BTreeSet;
 
 use proptest::prelude::*;
 use rootguard_judge::gen::{entry_name, Generator, TreeSpec, Variant};
-use rootguard_judge::oracle::target_stays_in_base;
+use rootguard_judge::oracle::{lexically_in_base, target_stays_in_base};
 use rootguard_judge::{kernel, Case, Entry, Op, PathBytes, Scenario};
 
 /// The root every generated scenario lists first, relative to the base.
@@ -30,23 +30,6 @@ pub(super) const INSIDE_FILE: &str = "project/inside.txt";
 
 /// How many hostile siblings of the root's name each scenario lays.
 const SIBLINGS: usize = 4;
-
-/// Whether `path` (`{base}` form) stays beneath the base lexically.
-fn lexically_in_base(path: &str) -> bool {
-    let Some(rest) = path.strip_prefix("{base}/") else {
-        return false;
-    };
-    let mut depth = 0usize;
-    for component in rest.split('/') {
-        match component {
-            "" | "." => {}
-            ".." if depth == 0 => return false,
-            ".." => depth -= 1,
-            _ => depth += 1,
-        }
-    }
-    true
-}
 
 /// Whether `rel` (relative to the base) lies inside one of `roots`.
 fn inside_roots(rel: &str, roots: &[&str]) -> bool {

@@ -8,6 +8,36 @@ use super::{session_error_kind, Mode};
 use crate::client::{SessionError, Transcript};
 use crate::Kind;
 
+/// The base without its leading `/`, as a request may carry it after a
+/// `/` of its own (a URI template's `file:///{+path}` filled with the
+/// root's whole path): `{base_rel}` in a finding and in the door attacks.
+pub(super) const BASE_REL: &str = "{base_rel}";
+
+/// `text` with the base written `{base}`, and what is left of it without
+/// its leading `/` written [`BASE_REL`].
+pub(super) fn unbased(text: &str, base: &str) -> String {
+    text.replace(base, "{base}")
+        .replace(base.trim_start_matches('/'), BASE_REL)
+}
+
+/// `value` with every string's `{base}` made the real base, and
+/// [`BASE_REL`] the real base without its leading `/`.
+pub(super) fn based(value: &Value, base: &str) -> Value {
+    match value {
+        Value::String(s) => Value::String(
+            s.replace(BASE_REL, base.trim_start_matches('/'))
+                .replace("{base}", base),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(|v| based(v, base)).collect()),
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), based(v, base)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
 /// One defect, observed.
 #[derive(Debug, Clone)]
 pub struct Finding {
@@ -89,7 +119,7 @@ impl At<'_> {
         let (attack, mode, scenario, materialized) =
             (self.name, self.mode, self.scenario, self.materialized);
         let base = materialized.base_text();
-        let unbase = |s: &str| s.replace(base, "{base}");
+        let unbase = |s: &str| unbased(s, base);
         let mut scenario = scenario.clone();
         if let (Some(case), Some(truth)) = (scenario.cases.first_mut(), truth) {
             case.expect = Some(truth.truth.to_expect());

@@ -1,8 +1,11 @@
-//! `rootguard mcp --replay FILE -- CMD`: a finding written by `--out`
+//! `rootguard mcp replay FILE -- CMD`: a finding written by `--out`
 //! (its scenario file and, beside it, its `.exchange.jsonl`) run again on
 //! a fresh server: the tree laid, the server started with the roots and in
 //! the session mode of the recorded exchange, and the recorded hostile
-//! `tools/call` sent again with the new base in place of `{base}`.
+//! request sent again with the new base in place of `{base}`: a file
+//! tool's `tools/call`, observed as the table observes it, or a door's
+//! `resources/read`, `prompts/get` or `tools/call` (an attack named
+//! `door-…`), observed as the door attacks observe it.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -11,6 +14,8 @@ use rootguard_judge::{Document, Scenario};
 use serde_json::Value;
 
 use super::call::{Call, Seen};
+use super::doors::knock_again;
+use super::finding::based;
 use super::{prepared, At, Context, Finding, Mode, Options, Started};
 use crate::tools::{Action, Nesting, Tool};
 use crate::HarnessError;
@@ -24,8 +29,12 @@ pub enum Replayed {
     Gone,
 }
 
-/// The recorded hostile call: the last `tools/call` the client sent, and
-/// the session mode its `initialize` declared.
+/// The requests a finding's hostile call can be.
+const REPLAYABLE: [&str; 3] = ["tools/call", "resources/read", "prompts/get"];
+
+/// The recorded hostile request: the last `tools/call`, `resources/read`
+/// or `prompts/get` the client sent (its method and params), and the
+/// session mode its `initialize` declared.
 fn recorded(exchange: &Path) -> Result<(String, Value, Mode), HarnessError> {
     let text = fs::read_to_string(exchange).map_err(|e| {
         HarnessError::Usage(format!(
@@ -47,18 +56,16 @@ fn recorded(exchange: &Path) -> Result<(String, Value, Mode), HarnessError> {
     let call = sent
         .iter()
         .rev()
-        .find(|m| m["method"] == "tools/call")
+        .find(|m| REPLAYABLE.iter().any(|r| m["method"] == *r))
         .ok_or_else(|| {
             HarnessError::Usage(format!(
-                "{} holds no tools/call to replay",
-                exchange.display()
+                "{} holds no {} to replay",
+                exchange.display(),
+                REPLAYABLE.join(", ")
             ))
         })?;
-    let name = call["params"]["name"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned();
-    Ok((name, call["params"]["arguments"].clone(), mode))
+    let method = call["method"].as_str().unwrap_or_default().to_owned();
+    Ok((method, call["params"].clone(), mode))
 }
 
 /// The exchange file beside a scenario file `x.json`: `x.exchange.jsonl`.
@@ -105,12 +112,34 @@ pub fn replay(options: &Options, file: &Path) -> Result<Replayed, HarnessError> 
         .into_iter()
         .next()
         .ok_or_else(|| HarnessError::Usage(format!("{} holds no scenario", file.display())))?;
-    let (tool_name, arguments, mode) = recorded(&exchange_beside(file))?;
+    let (method, params, mode) = recorded(&exchange_beside(file))?;
     let options = &prepared(options)?;
     let mut cx = Context::new(options)?;
     if let Some(token) = token_of(&scenario) {
         cx.token = token;
     }
+    // `--out` names a scenario `<mode>-<attack>`.
+    let attack = [Mode::Roots, Mode::NoRoots]
+        .iter()
+        .find_map(|m| scenario.name.strip_prefix(&format!("{}-", m.as_str())))
+        .unwrap_or(&scenario.name);
+    if attack.starts_with("door-") {
+        return Ok(
+            match knock_again(&mut cx, &scenario, &method, params, mode)? {
+                Some(f) => Replayed::Still(Box::new(f)),
+                None => Replayed::Gone,
+            },
+        );
+    }
+    if method != "tools/call" {
+        return Err(HarnessError::Usage(format!(
+            "{} records a {method}, but its attack {} is no door attack: only a door's finding replays one",
+            file.display(),
+            scenario.name
+        )));
+    }
+    let tool_name = params["name"].as_str().unwrap_or_default().to_owned();
+    let arguments = params["arguments"].clone();
     let mut live = match cx.launcher.start(&scenario, mode)? {
         Started::Running(live) => live,
         Started::Failed(failed) => {
@@ -136,8 +165,7 @@ pub fn replay(options: &Options, file: &Path) -> Result<Replayed, HarnessError> 
         hostile: 0,
     };
     let base = live.materialized.base_text().to_owned();
-    let arguments: Value =
-        serde_json::from_str(&arguments.to_string().replace("{base}", &base)).unwrap_or(arguments);
+    let arguments = based(&arguments, &base);
     let Seen::Finding(spotted) = c.observe(&mut live, &tool, arguments, &cx.token) else {
         drop(live.session.close());
         return Ok(Replayed::Gone);

@@ -1,5 +1,8 @@
-//! Structured fuzz inputs and the checks that the targets in `fuzz/` run
-//! (feature `arbitrary`).
+//! core held to its judge: structured fuzz inputs and the checks that the
+//! targets in `fuzz/` run, beside the differential property tests
+//! (`tests/differential.rs`, `tests/beneath_open.rs`). The judge
+//! (`rootguard-judge`) knows nothing of core; this crate is where the two
+//! meet, as wasmtime's `crates/fuzzing` is for wasmtime.
 //!
 //! Each fuzz target is one line of glue over this module, so that the
 //! same check runs under libFuzzer, under `cargo test` (which replays
@@ -31,7 +34,7 @@
 //!
 //! ```
 //! use arbitrary::{Arbitrary, Unstructured};
-//! use rootguard_judge::fuzzing::{check_resolve_model, ScenarioInput};
+//! use rootguard_fuzzing::{check_resolve_model, ScenarioInput};
 //!
 //! let bytes = [7u8; 64];
 //! let input = ScenarioInput::arbitrary_take_rest(Unstructured::new(&bytes))?;
@@ -40,6 +43,18 @@
 //! assert!(format!("{input:?}").starts_with('{'));
 //! # Ok::<(), arbitrary::Error>(())
 //! ```
+
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+// Feature `no-coverage` asks fuzz/rustc-wrapper.sh to compile this crate
+// without coverage counters; the wrapper says it did by this cfg.
+#[cfg(all(feature = "no-coverage", not(rootguard_no_coverage)))]
+compile_error!(
+    "feature `no-coverage` needs fuzz/rustc-wrapper.sh as RUSTC_WRAPPER, which removes \
+     this crate's coverage counters: build through fuzz/campaign.sh or fuzz/smoke.sh, \
+     or run `source fuzz/targets.sh` first (see fuzz/README.md, \"Speed\")"
+);
 
 mod pool;
 
@@ -54,11 +69,13 @@ use std::path::Path;
 pub use arbitrary;
 use arbitrary::{Arbitrary, Unstructured};
 
-use crate::bridge::{core_op, core_says, mem_fs, Said};
-use crate::gen::{PathSpec, RootSpec, ScenarioSpec, TreeNames, MAX_ROOTS};
-use crate::oracle::{judge, judge_scenario, parse_root_uri, read_target, verdict, write_target};
-use crate::oracle::{LexicalModel, ModelFs, NoTarget, Outside, MODEL_BASE};
-use crate::{kernel, Case, Document, Materialized, Op, Scenario};
+use rootguard_judge::bridge::{core_op, core_says, mem_fs, Said};
+use rootguard_judge::gen::{PathSpec, RootSpec, ScenarioSpec, TreeNames, MAX_ROOTS};
+use rootguard_judge::oracle::{
+    judge, judge_scenario, parse_root_uri, read_target, verdict, write_target,
+};
+use rootguard_judge::oracle::{LexicalModel, ModelFs, NoTarget, Outside, MODEL_BASE};
+use rootguard_judge::{kernel, Case, Document, Materialized, Op, Scenario};
 
 /// The input of `resolve_model` and `resolve_kernel`: a spec, or a
 /// scenario document when the bytes are one (seeds such as
@@ -119,7 +136,7 @@ impl ScenarioInput {
     pub fn to_document(&self) -> Document {
         match self {
             ScenarioInput::Spec(spec) => Document {
-                version: crate::FORMAT_VERSION,
+                version: rootguard_judge::FORMAT_VERSION,
                 scenarios: vec![spec.to_scenario()],
             },
             ScenarioInput::Json(doc) => doc.clone(),
@@ -135,7 +152,7 @@ impl fmt::Debug for ScenarioInput {
 
 fn reproducer(scenario: &Scenario) -> String {
     Document {
-        version: crate::FORMAT_VERSION,
+        version: rootguard_judge::FORMAT_VERSION,
         scenarios: vec![scenario.clone()],
     }
     .to_json()
@@ -531,7 +548,7 @@ pub fn check_scenario_json(bytes: &[u8]) {
         Err(e) => {
             let message = e.to_string();
             assert!(!message.trim().is_empty(), "an empty error for {text:?}");
-            if let crate::ScenarioError::Json(_) = e {
+            if let rootguard_judge::ScenarioError::Json(_) = e {
                 assert!(
                     message.contains("scenario-format.md"),
                     "a JSON error that does not say what to write: {message}"

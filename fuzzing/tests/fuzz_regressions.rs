@@ -1,7 +1,7 @@
 //! Every input the fuzz targets ever crashed on, kept under
 //! `fuzz/regressions/<target>/`, and the checked-in seeds under
 //! `fuzz/corpus/<target>/`, replayed through the same checks the targets
-//! run (`rootguard_judge::fuzzing`), as regex does with its
+//! run (`rootguard_fuzzing`), as regex does with its
 //! `fuzz/regressions/`.
 //!
 //! `fuzz/campaign.sh` adds a minimized crash here; a failing replay names
@@ -11,8 +11,8 @@ use std::fs;
 use std::panic;
 use std::path::{Path, PathBuf};
 
-use rootguard_judge::fuzzing::arbitrary::{Arbitrary, Unstructured};
-use rootguard_judge::fuzzing::{
+use rootguard_fuzzing::arbitrary::{Arbitrary, Unstructured};
+use rootguard_fuzzing::{
     check_lexical, is_document_input, lexical_queries, replay, root_sets, LexicalInput,
     LexicalSpec, SET_COUNT, TARGETS,
 };

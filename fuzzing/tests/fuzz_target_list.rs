@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use rootguard_judge::fuzzing::TARGETS;
+use rootguard_fuzzing::TARGETS;
 
 fn fuzz_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz")
@@ -90,7 +90,7 @@ fn every_list_of_targets_is_fuzz_targets() {
 
     assert_eq!(
         TARGETS, list,
-        "rootguard_judge::fuzzing::TARGETS (left) is not fuzz/targets (right), in order"
+        "rootguard_fuzzing::TARGETS (left) is not fuzz/targets (right), in order"
     );
 
     let bins = cargo_bins();

@@ -28,8 +28,8 @@
 
 use std::sync::OnceLock;
 
-use crate::gen::file_uri;
-use crate::oracle::{parse_root_uri, LexicalModel};
+use rootguard_judge::gen::file_uri;
+use rootguard_judge::oracle::{parse_root_uri, LexicalModel};
 
 /// How many root sets the pool holds: one per value of the input's first
 /// byte.
@@ -103,7 +103,7 @@ const BASES: &[&str] = &[
     "/srv/ws",
     "/home/u",
     "/a",
-    crate::oracle::MODEL_BASE,
+    rootguard_judge::oracle::MODEL_BASE,
     "/tmp",
     "/x/y/z/w",
     // 16, 17, 32 and 33 bytes: both sides of core's compare chunks.
