@@ -59,12 +59,26 @@ const VALIDATION: &[&str] = &[
     "missing required",
 ];
 
+/// Phrases of a refusal made after looking at what the request names.
+const LOOKED: &[&str] = &[
+    "unknown resource",
+    "not found",
+    "access denied",
+    "not allowed",
+    "outside",
+    "permission denied",
+    "no such file",
+];
+
 /// Whether `response` refuses the request before looking at what it
 /// names: -32602 (invalid params), -32601 (no such method), or an error
-/// result that says its input failed validation. A -32602 that says the
-/// resource is not found is not one: the SDKs answer an unknown URI so
-/// (the Python SDK's `Unknown resource: URI`, the TypeScript SDK's
-/// `Resource URI not found`) where the spec has -32002, after looking it up.
+/// result that says its input failed validation. A -32602 whose message
+/// says the resource is unknown or the path denied is not one: the SDKs
+/// answer so after a lookup (the Python SDK's `Unknown resource: URI`,
+/// the TypeScript SDK's `Resource URI not found`, where the spec has
+/// -32002), and servers throw their access errors through them
+/// (server-filesystem 2.3.0's `Access denied - symlink target outside
+/// allowed directories`).
 pub fn refused_at_schema(response: &Value) -> bool {
     let error = response.get("error");
     if let Some(code) = error.and_then(|e| e.get("code")).and_then(Value::as_i64) {
@@ -73,9 +87,8 @@ pub fn refused_at_schema(response: &Value) -> bool {
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_lowercase();
-        let not_found = message.contains("unknown resource")
-            || (message.contains("resource") && message.contains("not found"));
-        if code == -32601 || (code == -32602 && !not_found) {
+        let looked = LOOKED.iter().any(|phrase| message.contains(phrase));
+        if code == -32601 || (code == -32602 && !looked) {
             return true;
         }
     }
@@ -101,10 +114,11 @@ mod tests {
         let unknown = json!({"error": {"code": -32602, "message": "Unknown resource: file:///b/out/secret.txt"}});
         let not_found = json!({"error": {"code": -32602, "message": "MCP error -32602: Resource file:///b/x not found"}});
         let spec = json!({"error": {"code": -32002, "message": "Resource not found"}});
+        let thrown = json!({"error": {"code": -32602, "message": "Access denied - symlink target outside allowed directories: /b/out/secret.txt not in /b/proj"}});
         for r in [&invalid, &missing, &validation] {
             assert!(refused_at_schema(r), "{r}");
         }
-        for r in [&denied, &read, &unknown, &not_found, &spec] {
+        for r in [&denied, &read, &unknown, &not_found, &spec, &thrown] {
             assert!(!refused_at_schema(r), "{r}");
         }
         let tally = Tally::default();
