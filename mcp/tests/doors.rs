@@ -118,6 +118,18 @@ fn a_template_variable_decoded_after_the_check_is_caught() {
 }
 
 #[test]
+fn a_template_whose_variable_follows_the_authority_gets_whole_paths() {
+    // `file://{+path}`: a climb without the root's leading `/` is a host.
+    caught(
+        "authority_template_server.py",
+        1,
+        true,
+        &["RG-PERCENT-DECODED-PATH"],
+        "resources/read:file://{+path}",
+    );
+}
+
+#[test]
 fn a_prompt_argument_checked_as_a_text_prefix_is_caught() {
     let (server, ids, door) = PREFIX;
     caught(server, 1, true, ids, door);
