@@ -7,7 +7,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::tools::deref;
+use crate::tools::{deref, Fill, Nesting, Tool};
 
 /// How deep objects and arrays are searched for path-like properties.
 const MAX_DEPTH: usize = 4;
@@ -140,6 +140,48 @@ pub fn inside_value(uri: bool) -> Value {
     } else {
         Value::String(INSIDE.to_owned())
     }
+}
+
+/// `found`, the file tools of `tools` (a `tools/list` result), each given
+/// what its other required arguments take: a path-like one the directory
+/// of the attack's path (mcp-cli's `workingDirectory`), any other a plain
+/// value of its type (excel-mcp-server's `sheet`). Without them every
+/// call would be refused for the missing argument, before the path is
+/// looked at.
+pub fn with_fills(mut found: Vec<Tool>, tools: &[Value]) -> Vec<Tool> {
+    for tool in &mut found {
+        let Some(input) = tools
+            .iter()
+            .find(|t| t.get("name").and_then(Value::as_str) == Some(tool.name.as_str()))
+            .and_then(|t| t.get("inputSchema"))
+        else {
+            continue;
+        };
+        let top = deref(input, input);
+        let object = match &tool.nesting {
+            Nesting::Top => Some(top),
+            Nesting::Object(name) => top.pointer(&format!("/properties/{name}")),
+            Nesting::Array(name) => top.pointer(&format!("/properties/{name}/items")),
+        }
+        .map(|s| deref(input, s));
+        let Some(object) = object else { continue };
+        let required = object.get("required").and_then(Value::as_array);
+        for name in required.into_iter().flatten().filter_map(Value::as_str) {
+            if tool.action.needs().contains(&name) {
+                continue;
+            }
+            let Some(prop) = object.pointer(&format!("/properties/{name}")) else {
+                continue;
+            };
+            let prop = deref(input, prop);
+            let fill = match (path_like(name, prop), kind(prop)) {
+                (Some(uri), "string" | "") => Fill::Dir { uri },
+                _ => Fill::Value(build(input, prop, &mut Vec::new(), &mut Vec::new(), 0)),
+            };
+            tool.fills.push((name.to_owned(), fill));
+        }
+    }
+    found
 }
 
 /// Whether a property named `name` with `schema` carries a path or a URI:
@@ -348,6 +390,39 @@ mod tests {
         assert_eq!(
             with(&summarize.skeleton, &summarize.slots[0], json!("/y"))["inputs"],
             json!(["/y"])
+        );
+    }
+
+    #[test]
+    fn required_arguments_the_attack_does_not_pass_are_filled() {
+        let tools = [
+            json!({"name": "readFile", "inputSchema": {"type": "object", "properties": {
+                "workingDirectory": {"type": "string"}, "path": {"type": "string"}},
+                "required": ["workingDirectory", "path"]}}),
+            json!({"name": "read_range", "inputSchema": {"type": "object", "properties": {
+                "path": {"type": "string"}, "sheet": {"type": "string"},
+                "mode": {"type": "string", "enum": ["values", "formulas"]},
+                "range": {"type": "string"}},
+                "required": ["path", "sheet", "mode"]}}),
+        ];
+        let found: Vec<Tool> = ["readFile", "read_range"]
+            .iter()
+            .map(|name| Tool {
+                action: crate::tools::Action::Read,
+                name: (*name).to_owned(),
+                nesting: Nesting::Top,
+                fills: Vec::new(),
+            })
+            .collect();
+        let found = with_fills(found, &tools);
+        let path = "/b/proj2/secret.txt".to_owned();
+        assert_eq!(
+            found[0].arguments(&[path.clone()], "x"),
+            json!({"path": path, "workingDirectory": "/b/proj2"})
+        );
+        assert_eq!(
+            found[1].arguments(&[path.clone()], "x"),
+            json!({"path": path, "sheet": "rootguard", "mode": "values"})
         );
     }
 

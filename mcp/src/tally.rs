@@ -92,11 +92,14 @@ pub fn refused_at_schema(response: &Value) -> bool {
             return true;
         }
     }
-    if !is_failure(response) {
-        return false;
-    }
     let text = response_text(response).to_lowercase();
-    VALIDATION.iter().any(|phrase| text.contains(phrase))
+    // Some servers answer a failed validation as a plain result, its text
+    // `Error: [{"code": "invalid_type", ...}]` but no `isError` (mcp-cli).
+    let plain_error = response
+        .pointer("/result/content/0/text")
+        .and_then(Value::as_str)
+        .is_some_and(|t| t.trim_start().to_lowercase().starts_with("error"));
+    (is_failure(response) || plain_error) && VALIDATION.iter().any(|phrase| text.contains(phrase))
 }
 
 #[cfg(test)]
@@ -114,11 +117,15 @@ mod tests {
         let unknown = json!({"error": {"code": -32602, "message": "Unknown resource: file:///b/out/secret.txt"}});
         let not_found = json!({"error": {"code": -32602, "message": "MCP error -32602: Resource file:///b/x not found"}});
         let spec = json!({"error": {"code": -32002, "message": "Resource not found"}});
+        let plain = json!({"result": {"content": [{"type": "text", "text": "Error: [\n  {\n    \"code\": \"invalid_type\",\n    \"path\": [\"workingDirectory\"],\n    \"message\": \"Required\"\n  }\n]"}]}});
+        let content = json!({"result": {"content": [{"type": "text", "text": "notes: the invalid_type error came back"}]}});
         let thrown = json!({"error": {"code": -32602, "message": "Access denied - symlink target outside allowed directories: /b/out/secret.txt not in /b/proj"}});
-        for r in [&invalid, &missing, &validation] {
+        for r in [&invalid, &missing, &validation, &plain] {
             assert!(refused_at_schema(r), "{r}");
         }
-        for r in [&denied, &read, &unknown, &not_found, &spec, &thrown] {
+        for r in [
+            &denied, &read, &unknown, &not_found, &spec, &thrown, &content,
+        ] {
             assert!(!refused_at_schema(r), "{r}");
         }
         let tally = Tally::default();

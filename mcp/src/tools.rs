@@ -60,7 +60,7 @@ impl Action {
     }
 
     /// The input-schema properties the tool must have.
-    fn needs(self) -> &'static [&'static str] {
+    pub(crate) fn needs(self) -> &'static [&'static str] {
         match self {
             Action::ReadMany => &["paths"],
             Action::Search => &["path", "pattern"],
@@ -108,6 +108,20 @@ pub enum Nesting {
     Array(String),
 }
 
+/// What a required argument the attack does not pass is given, so that
+/// the call is not refused for its absence (`argdoors::with_fills`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Fill {
+    /// This value (the schema's first `enum` value, `"rootguard"`, `1`, ...).
+    Value(Value),
+    /// The directory holding the attack's first path (a working directory,
+    /// a base directory): as a path, or as a `file://` URI.
+    Dir {
+        /// Whether the argument takes a URI.
+        uri: bool,
+    },
+}
+
 /// A tool the server offers, matched to an action.
 #[derive(Debug, Clone)]
 pub struct Tool {
@@ -117,13 +131,30 @@ pub struct Tool {
     pub name: String,
     /// Where its arguments go.
     pub nesting: Nesting,
+    /// The other required arguments, and what each is given.
+    pub fills: Vec<(String, Fill)>,
 }
 
 impl Tool {
     /// The `tools/call` arguments for this tool on `paths`, nested as its
     /// input schema nests them (see [`arguments`]).
     pub fn arguments(&self, paths: &[String], pattern: &str) -> Value {
-        let flat = arguments(self.action, paths, pattern);
+        let mut flat = arguments(self.action, paths, pattern);
+        if let Some(args) = flat.as_object_mut() {
+            let dir = paths.first().map_or("", |p| match p.rfind('/') {
+                Some(0) => "/",
+                Some(i) => &p[..i],
+                None => ".",
+            });
+            for (name, fill) in &self.fills {
+                let value = match fill {
+                    Fill::Value(v) => v.clone(),
+                    Fill::Dir { uri: false } => Value::String(dir.to_owned()),
+                    Fill::Dir { uri: true } => Value::String(format!("file://{dir}")),
+                };
+                args.entry(name.clone()).or_insert(value);
+            }
+        }
         match &self.nesting {
             Nesting::Top => flat,
             Nesting::Object(name) => json!({ name.as_str(): flat }),
@@ -216,6 +247,7 @@ pub fn discover(tools: &[Value]) -> Vec<Tool> {
                 action,
                 name: tool["name"].as_str().unwrap_or_default().to_owned(),
                 nesting: shape(tool).map_or(Nesting::Top, |(_, n)| n),
+                fills: Vec::new(),
             });
         }
     }
