@@ -187,6 +187,11 @@ pub fn with_fills(mut found: Vec<Tool>, tools: &[Value]) -> Vec<Tool> {
 /// Whether a property named `name` with `schema` carries a path or a URI:
 /// `Some(true)` a URI, `Some(false)` a path.
 fn path_like(name: &str, schema: &Value) -> Option<bool> {
+    // A value from a fixed list (`confirm: "Y" | "yes"`) names no path,
+    // whatever its description says.
+    if schema.get("enum").is_some() || schema.get("const").is_some() {
+        return None;
+    }
     let key: String = name
         .chars()
         .filter(|c| *c != '_' && *c != '-')
@@ -424,6 +429,17 @@ mod tests {
             found[1].arguments(&[path.clone()], "x"),
             json!({"path": path, "sheet": "rootguard", "mode": "values"})
         );
+    }
+
+    #[test]
+    fn an_enumerated_value_is_no_path_whatever_its_description() {
+        let tools = [
+            json!({"name": "git_clear_working_dir", "inputSchema": {"type": "object",
+            "properties": {"confirm": {"type": "string", "enum": ["Y", "yes"],
+                "description": "Explicit confirmation required to clear working directory."}},
+            "required": ["confirm"]}}),
+        ];
+        assert!(doors(&tools).is_empty());
     }
 
     #[test]
