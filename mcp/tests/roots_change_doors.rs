@@ -149,6 +149,25 @@ fn pinned_root_is_caught_serving_the_renamed_directory() {
 }
 
 #[test]
+fn a_server_that_follows_links_is_not_taken_for_a_race_through_the_swapped_root() {
+    // It compares paths and roots as text and opens through any link, as
+    // mcp-cli does: rootlink/sub/file.txt escapes after the swap because
+    // sub is a link, with or without a swap.
+    let Some(python) = python() else { return };
+    let report = checks("lexical_roots_server.py", &python, "roots-change-link", 1);
+    let text = report::text(&report, false);
+    let escape = common::outcome(&report, LINK[0], Mode::Roots);
+    assert!(
+        escape
+            .skipped
+            .as_deref()
+            .is_some_and(|w| w.contains("follows links")),
+        "{escape:?}\n{text}"
+    );
+    assert_eq!(ids(&report), (set(&[]), set(&[])), "{text}");
+}
+
+#[test]
 fn a_text_prefix_compare_is_not_taken_for_a_kept_resolution() {
     // It resolves each path when used but compares it with `startswith`:
     // the renamed root's old name must not pass for the new one by prefix.

@@ -12,7 +12,10 @@
 //!   escapes (`-escape`, `RG-TOCTOU`). `proj/file.txt` is outside now: a
 //!   grant is a stale root (`-old-target`). `rootlink/file.txt` names
 //!   `other/file.txt`: it must be granted, and serving `proj` there is a
-//!   stale root too (`-new-target`).
+//!   stale root too (`-new-target`). Before the swap the server reads
+//!   `rootlink/lout/file.txt`, `proj/lout` a link to `outside`: one that
+//!   serves it follows links anyway, and `-escape` is skipped for it
+//!   (the path attacks report the link), not taken for RG-TOCTOU.
 //! - `roots-change-dir-replaced-*`: the root `proj` is renamed `was-proj`
 //!   and a new `proj` made: `proj/file.txt` must serve the new directory
 //!   (`-new`); `was-proj/file.txt`, beneath no root, must be refused (`-old`).
@@ -75,6 +78,7 @@ impl Move {
                 marked("other"),
                 marked("outside"),
                 link("other/sub", "outside"),
+                link("proj/lout", "outside"),
                 link("rootlink", "proj"),
             ],
             Move::DirReplaced => vec![marked("proj")],
@@ -89,6 +93,7 @@ impl Move {
                 marked("other"),
                 marked("outside"),
                 link("other/sub", "outside"),
+                link("proj/lout", "outside"),
                 link("rootlink", "other"),
             ],
             Move::DirReplaced => vec![holding("was-proj", "proj"), holding("proj", "proj-new")],
@@ -296,6 +301,7 @@ fn check(cx: &mut Context<'_>, m: Move) -> Result<Vec<Attempt>, HarnessError> {
     let token = cx.token.clone();
     let uris = reader.live.materialized.roots().to_vec();
     let mut found: Vec<Option<Seen>> = Vec::new();
+    let mut follows = false;
     let mut run = |reader: &mut Reader| -> Result<Result<(), String>, SessionError> {
         let text = reader.read(&format!("{}/file.txt", m.root()))?;
         if !text.contains(&marker("proj", &token)) {
@@ -317,6 +323,13 @@ fn check(cx: &mut Context<'_>, m: Move) -> Result<Vec<Attempt>, HarnessError> {
                 true,
             )));
             return Ok(Err("the root was refused before it moved".into()));
+        }
+        if matches!(m, Move::LinkSwapped) {
+            // The control: a link out of the root, no swap at all. A server
+            // that reads through it follows links anyway, and the escape
+            // through the swapped root is that, not a kept resolution.
+            let text = reader.read("rootlink/lout/file.txt")?;
+            follows = text.contains(&marker("outside", &token));
         }
         if let Err(e) = m.make(&base, &token) {
             return Ok(Err(format!("cannot move the root: {e}")));
@@ -371,6 +384,13 @@ fn check(cx: &mut Context<'_>, m: Move) -> Result<Vec<Attempt>, HarnessError> {
     let mut out = Vec::new();
     for (i, seen) in found.into_iter().enumerate() {
         let step = &steps[i.min(steps.len() - 1)];
+        if follows && step.name == SWAP_ESCAPE && seen.as_ref().is_some_and(|s| s.0.is_escape()) {
+            out.push(skipped(
+                step.name,
+                "the server read rootlink/lout/file.txt, a link out of the root, before any swap: it follows links (the path attacks report that), so the escape through the swapped root says nothing of a resolution kept across the swap",
+            ));
+            continue;
+        }
         let finding = seen.map(|(kind, evidence, truth, cut, pre)| {
             let (tree, path) = if pre {
                 (m.before(), format!("{{base}}/{}/file.txt", m.root()))
