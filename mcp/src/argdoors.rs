@@ -422,11 +422,11 @@ mod tests {
         let found = with_fills(found, &tools);
         let path = "/b/proj2/secret.txt".to_owned();
         assert_eq!(
-            found[0].arguments(&[path.clone()], "x"),
+            found[0].arguments(std::slice::from_ref(&path), "x"),
             json!({"path": path, "workingDirectory": "/b/proj2"})
         );
         assert_eq!(
-            found[1].arguments(&[path.clone()], "x"),
+            found[1].arguments(std::slice::from_ref(&path), "x"),
             json!({"path": path, "sheet": "rootguard", "mode": "values"})
         );
     }
