@@ -44,11 +44,25 @@ const SPELLINGS: [&str; 9] = [
 /// The checks whose names contain `filter`, on `server` at `seed`, in
 /// roots mode with no attacks, on a thread of its own (failing if it hangs).
 fn checks(server: &str, python: &str, filter: &str, seed: u64) -> Report {
-    let mut options = Options::new(vec![
+    checks_launched(server, python, &["{roots}"], Shape::default(), filter, seed)
+}
+
+/// As [`checks`], the server given `args` and started in `launch`.
+fn checks_launched(
+    server: &str,
+    python: &str,
+    args: &[&str],
+    launch: Shape,
+    filter: &str,
+    seed: u64,
+) -> Report {
+    let mut command = vec![
         python.to_owned(),
         test_servers().join(server).display().to_string(),
-        "{roots}".to_owned(),
-    ]);
+    ];
+    command.extend(args.iter().map(|a| (*a).to_owned()));
+    let mut options = Options::new(command);
+    options.launch = launch;
     options.timeout = Duration::from_secs(10);
     options.modes = vec![Mode::Roots];
     options.attacks = false;
@@ -125,15 +139,20 @@ fn stale_resolved_root_is_caught_through_the_swapped_link() {
 
 #[test]
 fn stale_resolved_root_serves_a_replaced_directory_by_name() {
-    // It caches the real path as text, so the new `proj` is what it serves.
-    holds(
-        "stale_resolved_root_server.py",
-        "roots-change-dir",
-        &DIR,
-        &[None, None],
-        (&[], &[]),
-        1..=1,
-    );
+    // It caches the real path as text, so the new `proj` is what it
+    // serves. The prefix server resolves each path when used but compares
+    // it with `startswith`: the renamed root's old name must not pass for
+    // the new one by prefix.
+    for server in ["stale_resolved_root_server.py", "prefix_server.py"] {
+        holds(
+            server,
+            "roots-change-dir",
+            &DIR,
+            &[None, None],
+            (&[], &[]),
+            1..=1,
+        );
+    }
 }
 
 #[test]
@@ -168,38 +187,23 @@ fn a_server_that_follows_links_is_not_taken_for_a_race_through_the_swapped_root(
 }
 
 #[test]
-fn a_text_prefix_compare_is_not_taken_for_a_kept_resolution() {
-    // It resolves each path when used but compares it with `startswith`:
-    // the renamed root's old name must not pass for the new one by prefix.
-    holds(
-        "prefix_server.py",
-        "roots-change-dir",
-        &DIR,
-        &[None, None],
-        (&[], &[]),
-        1..=1,
-    );
-}
-
-#[test]
 fn a_server_that_needs_a_directory_flag_is_not_a_crash_in_the_spelling_checks() {
     // Its only root is spelled for roots/list, so the launch has no
     // `--allow DIR` and the server exits with a usage line before it says
     // anything: the spelling never reached it, which is no crash.
     let Some(python) = python() else { return };
-    let mut options = Options::new(vec![
-        python,
-        test_servers().join("flag_server.py").display().to_string(),
-    ]);
-    options.launch = Shape {
+    let launch = Shape {
         each_root: Some(Shape::each_root("--allow {root}")),
         ..Shape::default()
     };
-    options.timeout = Duration::from_secs(10);
-    options.modes = vec![Mode::Roots];
-    options.attacks = false;
-    options.filter = Some("roots-change-spelling".to_owned());
-    let report = run(&options).expect("runs");
+    let report = checks_launched(
+        "flag_server.py",
+        &python,
+        &[],
+        launch,
+        "roots-change-spelling",
+        1,
+    );
     let text = report::text(&report, false);
     assert!(report.findings.is_empty(), "{text}");
     for name in SPELLINGS {
