@@ -5,13 +5,15 @@ Findings of `rootguard mcp` are confirmed by hand with it: it starts the
 server, speaks plain newline-delimited JSON-RPC, prints every message both
 ways (`>>` sent, `<<` received, `!!` anything else), and does nothing clever.
 
-    scripts/mcp-call.py [--roots DIR,DIR] [--modern] [--discover] [--list]
+    scripts/mcp-call.py [--roots DIR,DIR] [--root-uri URI]... [--modern] [--discover] [--list]
         [--call TOOL JSON]... [--req METHOD JSON]... [--timeout S]
         [--stderr FILE] -- SERVER-COMMAND...
 
 Legacy era (default): `initialize` (protocol 2025-11-25, the roots
-capability when --roots is given), `notifications/initialized`, then the
-calls; `roots/list` is answered with --roots. --modern (2026-07-28): no
+capability when --roots or --root-uri is given), `notifications/initialized`,
+then the calls; `roots/list` is answered with --roots (each as `file://DIR`)
+and then each --root-uri exactly as written (a hostile root: `file:DIR`,
+a bare path, a query). --modern (2026-07-28): no
 `initialize`; every request carries the `_meta` keys of that revision; an
 `input_required` result asking for `roots/list` is retried with
 `inputResponses` and the echoed `requestState`. Elicitation is never
@@ -35,6 +37,8 @@ def parse_args(argv):
     cut = argv.index("--")
     p = argparse.ArgumentParser(prog="mcp-call.py", description=__doc__.split("\n\n")[0])
     p.add_argument("--roots", help="comma-separated directories to answer roots/list with")
+    p.add_argument("--root-uri", action="append", default=[], metavar="URI",
+                   help="a root URI sent as written, after --roots (repeatable)")
     p.add_argument("--modern", action="store_true", help="speak the 2026-07-28 revision")
     p.add_argument("--discover", action="store_true", help="send server/discover first")
     p.add_argument("--list", action="store_true", help="list the tools and their arguments")
@@ -53,6 +57,9 @@ def main():
     args, command = parse_args(sys.argv[1:])
     roots = None if args.roots is None else [r for r in args.roots.split(",") if r]
     root_list = [{"uri": "file://" + r, "name": os.path.basename(r)} for r in roots or []]
+    root_list += [{"uri": u, "name": "root"} for u in args.root_uri]
+    if args.root_uri and roots is None:
+        roots = []
     with open(args.stderr, "w") as err:
         server = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, text=True, bufsize=1

@@ -7,7 +7,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::tools::deref;
+use crate::tools::{deref, Fill, Nesting, Tool};
 
 /// How deep objects and arrays are searched for path-like properties.
 const MAX_DEPTH: usize = 4;
@@ -165,18 +165,75 @@ pub fn inside_value(uri: bool) -> Value {
     }
 }
 
+/// `found`, the file tools of `tools` (a `tools/list` result), each given
+/// what its other required arguments take: a path-like one the directory
+/// of the attack's path (mcp-cli's `workingDirectory`), any other a plain
+/// value of its type (excel-mcp-server's `sheet`). Without them every
+/// call would be refused for the missing argument, before the path is
+/// looked at.
+pub fn with_fills(mut found: Vec<Tool>, tools: &[Value]) -> Vec<Tool> {
+    for tool in &mut found {
+        let Some(input) = tools
+            .iter()
+            .find(|t| t.get("name").and_then(Value::as_str) == Some(tool.name.as_str()))
+            .and_then(|t| t.get("inputSchema"))
+        else {
+            continue;
+        };
+        let top = deref(input, input);
+        let object = match &tool.nesting {
+            Nesting::Top => Some(top),
+            Nesting::Object(name) => top.pointer(&format!("/properties/{name}")),
+            Nesting::Array(name) => top.pointer(&format!("/properties/{name}/items")),
+        }
+        .map(|s| deref(input, s));
+        let Some(object) = object else { continue };
+        let required = object.get("required").and_then(Value::as_array);
+        for name in required.into_iter().flatten().filter_map(Value::as_str) {
+            if tool.action.needs().contains(&name) {
+                continue;
+            }
+            let Some(prop) = object.pointer(&format!("/properties/{name}")) else {
+                continue;
+            };
+            let prop = deref(input, prop);
+            let fill = match (path_like(name, prop), kind(prop)) {
+                (Some(uri), "string" | "") => Fill::Dir { uri },
+                _ => Fill::Value(build(
+                    input,
+                    prop,
+                    &mut Vec::new(),
+                    &mut Found::default(),
+                    0,
+                )),
+            };
+            tool.fills.push((name.to_owned(), fill));
+        }
+    }
+    found
+}
+
 /// Whether a property named `name` with `schema` carries a path or a URI:
 /// `Some(true)` a URI, `Some(false)` a path.
 fn path_like(name: &str, schema: &Value) -> Option<bool> {
+    // A value from a fixed list (`confirm: "Y" | "yes"`) names no path,
+    // whatever its description says.
+    if schema.get("enum").is_some() || schema.get("const").is_some() {
+        return None;
+    }
     let key: String = name
         .chars()
         .filter(|c| *c != '_' && *c != '-')
         .flat_map(char::to_lowercase)
         .collect();
     let format = schema.get("format").and_then(Value::as_str).unwrap_or("");
+    // A plural names a list of them (`file_paths`, `source_uris`).
+    let stem = key.strip_suffix("ies").map_or_else(
+        || key.strip_suffix('s').unwrap_or(&key).to_owned(),
+        |k| format!("{k}y"),
+    );
     if URI_NAMES.contains(&key.as_str())
-        || key.ends_with("uri")
-        || key.ends_with("url")
+        || ["uri", "url"].iter().any(|end| stem.ends_with(end))
         || matches!(format, "uri" | "uri-reference" | "iri")
     {
         return Some(true);
@@ -184,7 +241,7 @@ fn path_like(name: &str, schema: &Value) -> Option<bool> {
     if PATH_NAMES.contains(&key.as_str())
         || ["path", "file", "dir", "directory", "folder"]
             .iter()
-            .any(|end| key.ends_with(end))
+            .any(|end| stem.ends_with(end))
     {
         return Some(false);
     }
@@ -390,6 +447,74 @@ mod tests {
         assert_eq!(
             with(&summarize.skeleton, &summarize.slots[0], json!("/y"))["inputs"],
             json!(["/y"])
+        );
+    }
+
+    #[test]
+    fn required_arguments_the_attack_does_not_pass_are_filled() {
+        let tools = [
+            json!({"name": "readFile", "inputSchema": {"type": "object", "properties": {
+                "workingDirectory": {"type": "string"}, "path": {"type": "string"}},
+                "required": ["workingDirectory", "path"]}}),
+            json!({"name": "read_range", "inputSchema": {"type": "object", "properties": {
+                "path": {"type": "string"}, "sheet": {"type": "string"},
+                "mode": {"type": "string", "enum": ["values", "formulas"]},
+                "range": {"type": "string"}},
+                "required": ["path", "sheet", "mode"]}}),
+        ];
+        let found: Vec<Tool> = ["readFile", "read_range"]
+            .iter()
+            .map(|name| Tool {
+                action: crate::tools::Action::Read,
+                name: (*name).to_owned(),
+                nesting: Nesting::Top,
+                fills: Vec::new(),
+            })
+            .collect();
+        let found = with_fills(found, &tools);
+        let path = "/b/proj2/secret.txt".to_owned();
+        assert_eq!(
+            found[0].arguments(std::slice::from_ref(&path), "x"),
+            json!({"path": path, "workingDirectory": "/b/proj2"})
+        );
+        assert_eq!(
+            found[1].arguments(std::slice::from_ref(&path), "x"),
+            json!({"path": path, "sheet": "rootguard", "mode": "values"})
+        );
+    }
+
+    #[test]
+    fn an_enumerated_value_is_no_path_whatever_its_description() {
+        let tools = [
+            json!({"name": "git_clear_working_dir", "inputSchema": {"type": "object",
+            "properties": {"confirm": {"type": "string", "enum": ["Y", "yes"],
+                "description": "Explicit confirmation required to clear working directory."}},
+            "required": ["confirm"]}}),
+        ];
+        assert!(doors(&tools).is_empty());
+    }
+
+    #[test]
+    fn plural_names_are_lists_of_paths_or_uris() {
+        let tools = [
+            json!({"name": "convert_file_encoding", "inputSchema": {"type": "object",
+            "properties": {
+                "file_paths": {"type": "array", "items": {"type": "string"}},
+                "sub_directories": {"type": "array", "items": {"type": "string"}},
+                "source_uris": {"type": "array", "items": {"type": "string"}},
+                "target_encoding": {"type": "string"},
+                "aliases": {"type": "array", "items": {"type": "string"}}}}}),
+        ];
+        let found = doors(&tools);
+        let slots: Vec<(String, bool)> =
+            found[0].slots.iter().map(|s| (s.label(), s.uri)).collect();
+        assert_eq!(
+            slots,
+            [
+                ("file_paths.0".to_owned(), false),
+                ("source_uris.0".to_owned(), true),
+                ("sub_directories.0".to_owned(), false)
+            ]
         );
     }
 

@@ -404,6 +404,20 @@ impl UriTemplate {
         out
     }
 
+    /// Whether `var` is the first thing after a `scheme://` with no path
+    /// separator of the template's own (`file://{+path}`): a whole path
+    /// put there must bring its leading `/`, or it is read as a host.
+    pub fn after_authority(&self, var: &str) -> bool {
+        self.parts.windows(2).any(|w| match w {
+            [Part::Literal(text), Part::Expression(op, vars)] => {
+                text.ends_with("://")
+                    && matches!(op, None | Some('+'))
+                    && vars.first().is_some_and(|v| v == var)
+            }
+            _ => false,
+        })
+    }
+
     /// The URI with each variable's value from `value` put in as it is
     /// (the attack chooses its own encoding), each expression's operator
     /// giving its prefix and separators.
@@ -455,5 +469,15 @@ mod tests {
         assert_eq!(fill("x://{unclosed"), "x://{unclosed");
         assert_eq!(UriTemplate::parse("a{x}{x:3}").variables(), ["x"]);
         assert!(UriTemplate::parse("file:///fixed").variables().is_empty());
+    }
+
+    #[test]
+    fn a_variable_right_after_the_authority_is_told_apart() {
+        assert!(UriTemplate::parse("file://{+path}").after_authority("path"));
+        assert!(UriTemplate::parse("x://{host}/{rest}").after_authority("host"));
+        assert!(!UriTemplate::parse("x://{host}/{rest}").after_authority("rest"));
+        assert!(!UriTemplate::parse("file:///{+path}").after_authority("path"));
+        assert!(!UriTemplate::parse("file://documents/{name}").after_authority("name"));
+        assert!(!UriTemplate::parse("x://{/a}").after_authority("a"));
     }
 }

@@ -59,32 +59,47 @@ const VALIDATION: &[&str] = &[
     "missing required",
 ];
 
-/// Phrases of an error that looked at the resource a request named: the
-/// official Python SDK answers an unknown resource with -32602 too.
-const LOOKED_UP: &[&str] = &["unknown resource", "resource not found"];
+/// Phrases of a refusal made after looking at what the request names.
+const LOOKED: &[&str] = &[
+    "unknown resource",
+    "not found",
+    "access denied",
+    "not allowed",
+    "outside",
+    "permission denied",
+    "no such file",
+];
 
 /// Whether `response` refuses the request before looking at what it
-/// names: -32602 (invalid params) unless its message says the resource
-/// named was looked up and not found, -32601 (no such method), or an
-/// error result that says its input failed validation.
+/// names: -32602 (invalid params), -32601 (no such method), or an error
+/// result that says its input failed validation. A -32602 whose message
+/// says the resource is unknown or the path denied is not one: the SDKs
+/// answer so after a lookup (the Python SDK's `Unknown resource: URI`,
+/// the TypeScript SDK's `Resource URI not found`, where the spec has
+/// -32002), and servers throw their access errors through them
+/// (server-filesystem 2.3.0's `Access denied - symlink target outside
+/// allowed directories`).
 pub fn refused_at_schema(response: &Value) -> bool {
-    if let Some(error) = response.get("error") {
+    let error = response.get("error");
+    if let Some(code) = error.and_then(|e| e.get("code")).and_then(Value::as_i64) {
         let message = error
-            .get("message")
+            .and_then(|e| e.get("message"))
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_lowercase();
-        match error.get("code").and_then(Value::as_i64) {
-            Some(-32601) => return true,
-            Some(-32602) => return !LOOKED_UP.iter().any(|p| message.contains(p)),
-            _ => {}
+        let looked = LOOKED.iter().any(|phrase| message.contains(phrase));
+        if code == -32601 || (code == -32602 && !looked) {
+            return true;
         }
     }
-    if !is_failure(response) {
-        return false;
-    }
     let text = response_text(response).to_lowercase();
-    VALIDATION.iter().any(|phrase| text.contains(phrase))
+    // Some servers answer a failed validation as a plain result, its text
+    // `Error: [{"code": "invalid_type", ...}]` but no `isError` (mcp-cli).
+    let plain_error = response
+        .pointer("/result/content/0/text")
+        .and_then(Value::as_str)
+        .is_some_and(|t| t.trim_start().to_lowercase().starts_with("error"));
+    (is_failure(response) || plain_error) && VALIDATION.iter().any(|phrase| text.contains(phrase))
 }
 
 #[cfg(test)]
@@ -98,12 +113,19 @@ mod tests {
         let missing = json!({"error": {"code": -32601, "message": "Method not found"}});
         let validation = json!({"result": {"isError": true, "content": [{"type": "text", "text": "Input validation error: 'path' is a required property"}]}});
         let denied = json!({"result": {"isError": true, "content": [{"type": "text", "text": "Access denied"}]}});
-        let unknown = json!({"error": {"code": -32602, "message": "Unknown resource: file:///x"}});
         let read = json!({"result": {"contents": [{"uri": "file:///x", "text": "x"}]}});
-        for r in [&invalid, &missing, &validation] {
+        let unknown = json!({"error": {"code": -32602, "message": "Unknown resource: file:///b/out/secret.txt"}});
+        let not_found = json!({"error": {"code": -32602, "message": "MCP error -32602: Resource file:///b/x not found"}});
+        let spec = json!({"error": {"code": -32002, "message": "Resource not found"}});
+        let plain = json!({"result": {"content": [{"type": "text", "text": "Error: [\n  {\n    \"code\": \"invalid_type\",\n    \"path\": [\"workingDirectory\"],\n    \"message\": \"Required\"\n  }\n]"}]}});
+        let content = json!({"result": {"content": [{"type": "text", "text": "notes: the invalid_type error came back"}]}});
+        let thrown = json!({"error": {"code": -32602, "message": "Access denied - symlink target outside allowed directories: /b/out/secret.txt not in /b/proj"}});
+        for r in [&invalid, &missing, &validation, &plain] {
             assert!(refused_at_schema(r), "{r}");
         }
-        for r in [&denied, &read, &unknown] {
+        for r in [
+            &denied, &read, &unknown, &not_found, &spec, &thrown, &content,
+        ] {
             assert!(!refused_at_schema(r), "{r}");
         }
         let tally = Tally::default();

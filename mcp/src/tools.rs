@@ -60,7 +60,7 @@ impl Action {
     }
 
     /// The input-schema properties the tool must have.
-    fn needs(self) -> &'static [&'static str] {
+    pub(crate) fn needs(self) -> &'static [&'static str] {
         match self {
             Action::ReadMany => &["paths"],
             Action::Search => &["path", "pattern"],
@@ -108,6 +108,20 @@ pub enum Nesting {
     Array(String),
 }
 
+/// What a required argument the attack does not pass is given, so that
+/// the call is not refused for its absence (`argdoors::with_fills`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fill {
+    /// This value (the schema's first `enum` value, `"rootguard"`, `1`, ...).
+    Value(Value),
+    /// The directory holding the attack's first path (a working directory,
+    /// a base directory): as a path, or as a `file://` URI.
+    Dir {
+        /// Whether the argument takes a URI.
+        uri: bool,
+    },
+}
+
 /// A tool the server offers, matched to an action.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Tool {
@@ -117,19 +131,43 @@ pub struct Tool {
     pub name: String,
     /// Where its arguments go.
     pub nesting: Nesting,
+    /// The other required arguments, and what each is given.
+    pub fills: Vec<(String, Fill)>,
 }
 
 impl Tool {
     /// The `tools/call` arguments for this tool on `paths`, nested as its
     /// input schema nests them (see [`arguments`]).
     pub fn arguments(&self, paths: &[String], pattern: &str) -> Value {
-        self.nest(arguments(self.action, paths, pattern))
+        self.nest(self.filled(arguments(self.action, paths, pattern), paths))
     }
 
     /// The `tools/call` arguments that write `content` to `path`, for a
     /// tool that writes ([`Action::Write`]), nested as its schema nests them.
     pub fn write_arguments(&self, path: &str, content: &str) -> Value {
-        self.nest(json!({"path": path, "content": content}))
+        let paths = [path.to_owned()];
+        self.nest(self.filled(json!({"path": path, "content": content}), &paths))
+    }
+
+    /// `flat` with each other required argument given its fill: a value,
+    /// or the directory holding the first of `paths`.
+    fn filled(&self, mut flat: Value, paths: &[String]) -> Value {
+        if let Some(args) = flat.as_object_mut() {
+            let dir = paths.first().map_or("", |p| match p.rfind('/') {
+                Some(0) => "/",
+                Some(i) => &p[..i],
+                None => ".",
+            });
+            for (name, fill) in &self.fills {
+                let value = match fill {
+                    Fill::Value(v) => v.clone(),
+                    Fill::Dir { uri: false } => Value::String(dir.to_owned()),
+                    Fill::Dir { uri: true } => Value::String(format!("file://{dir}")),
+                };
+                args.entry(name.clone()).or_insert(value);
+            }
+        }
+        flat
     }
 
     fn nest(&self, flat: Value) -> Value {
@@ -225,6 +263,7 @@ pub fn discover(tools: &[Value]) -> Vec<Tool> {
                 action,
                 name: tool["name"].as_str().unwrap_or_default().to_owned(),
                 nesting: shape(tool).map_or(Nesting::Top, |(_, n)| n),
+                fills: Vec::new(),
             });
         }
     }

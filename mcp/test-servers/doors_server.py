@@ -37,6 +37,10 @@ TEMPLATE_RE = re.compile(r"^file:///(?P<path>.+)$")
 
 class Server:
     template = False
+    # The template listed and how a URI matches it (a subclass may list
+    # `file://{+path}`, whose variable is the whole path, `/` first).
+    template_text = TEMPLATE
+    template_re = TEMPLATE_RE
     prompt = False
     tools = False
     # copy_dest_server.py clears this: whether copy_note checks `to` too.
@@ -73,11 +77,11 @@ class Server:
         """The file the template's `path` opens: decoded, resolved, checked."""
         if self.read_flaw is not None:
             return self.read_flaw(value)
-        real = os.path.realpath("/" + unquote(value))
+        real = os.path.realpath("/" + unquote(value).lstrip("/"))
         return real if self.within(real) else None
 
     def read_resource(self, mid, uri):
-        match = TEMPLATE_RE.match(uri) if self.template else None
+        match = self.template_re.match(uri) if self.template else None
         if match is None:
             self.error(mid, -32002, "Resource not found: %s" % uri)
             return
@@ -238,7 +242,7 @@ class Server:
             self.reply(mid, {"resources": self.resources()})
         elif method == "resources/templates/list" and self.template:
             self.reply(mid, {"resourceTemplates": [{
-                "uriTemplate": TEMPLATE, "name": "file", "mimeType": "text/plain"}]})
+                "uriTemplate": self.template_text, "name": "file", "mimeType": "text/plain"}]})
         elif method == "resources/read" and self.template:
             uri = params.get("uri")
             if not isinstance(uri, str):

@@ -1,9 +1,9 @@
 """Pins each root's directory by descriptor at the first call after the
 roots arrive and serves a path beneath a root's spelling beneath that
-descriptor: after the root `proj` is renamed `proj-old` and a new `proj`
-made, `proj/...` still serves `proj-old` (a stale root `rootguard mcp` must
+descriptor: after the root `proj` is renamed `was-proj` and a new `proj`
+made, `proj/...` still serves `was-proj` (a stale root `rootguard mcp` must
 catch, roots-change-dir-replaced-new). Paths outside a root's spelling are
-refused, so `proj-old/...` itself is."""
+refused, so `was-proj/...` itself is."""
 
 import os
 import sys

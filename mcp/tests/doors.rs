@@ -100,6 +100,18 @@ fn a_template_variable_decoded_after_the_check_is_caught() {
 }
 
 #[test]
+fn a_template_whose_variable_follows_the_authority_gets_whole_paths() {
+    // `file://{+path}`: a climb without the root's leading `/` is a host.
+    caught(
+        "authority_template_server.py",
+        1,
+        true,
+        &["RG-PERCENT-DECODED-PATH"],
+        "resources/read:file://{+path}",
+    );
+}
+
+#[test]
 fn a_prompt_argument_checked_as_a_text_prefix_is_caught() {
     let (server, ids, door) = PREFIX;
     caught(server, 1, true, ids, door);
@@ -111,6 +123,34 @@ fn sound_template_and_prompt_servers_are_clean_with_every_door_attacked() {
     clean("template_server.py", 1, true, 2, 54 + 36);
     // Two canaries in three forms for the one argument.
     clean("prompt_server.py", 1, true, 1, 6);
+}
+
+#[test]
+fn an_sdk_resources_door_that_answers_unknown_resource_is_attacked_and_held() {
+    // Its file tools and its empty resources: the table attacks the one,
+    // the door attacks the other, and -32602 `Unknown resource` is a
+    // lookup that held, not a refusal at the schema level.
+    let Some(python) = python() else { return };
+    let mut options = Options::new(vec![
+        python,
+        test_servers()
+            .join("sdk_resources_server.py")
+            .display()
+            .to_string(),
+        "{roots}".to_owned(),
+    ]);
+    options.modes = vec![Mode::Roots];
+    options.stale_roots = false;
+    let found = common::guarded(options, HANG_GUARD);
+    let text = report::text(&found, false);
+    assert!(found.findings.is_empty(), "{text}");
+    let read = found
+        .doors()
+        .into_iter()
+        .find(|d| d.name == "resources/read")
+        .unwrap_or_else(|| panic!("a resources/read door\n{text}"));
+    assert_eq!((read.calls.calls, read.calls.refused), (54, 0), "{text}");
+    assert!(found.inconclusive().is_empty(), "{text}");
 }
 
 const COPY: (&str, &[&str], &str) = (

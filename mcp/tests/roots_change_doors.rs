@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use std::time::Duration;
 
 use common::{python, test_servers};
-use rootguard_mcp::{report, Kind, Mode, Options, Report};
+use rootguard_mcp::{report, Kind, Mode, Options, Report, Shape};
 
 /// Far past what any run here takes: only a hang guard.
 const HANG_GUARD: Duration = Duration::from_secs(600);
@@ -43,11 +43,25 @@ const SPELLINGS: [&str; 9] = [
 /// The checks whose names contain `filter`, on `server` at `seed`, in
 /// roots mode with no attacks, on a thread of its own (failing if it hangs).
 fn checks(server: &str, python: &str, filter: &str, seed: u64) -> Report {
-    let mut options = Options::new(vec![
+    checks_launched(server, python, &["{roots}"], Shape::default(), filter, seed)
+}
+
+/// As [`checks`], the server given `args` and started in `launch`.
+fn checks_launched(
+    server: &str,
+    python: &str,
+    args: &[&str],
+    launch: Shape,
+    filter: &str,
+    seed: u64,
+) -> Report {
+    let mut command = vec![
         python.to_owned(),
         test_servers().join(server).display().to_string(),
-        "{roots}".to_owned(),
-    ]);
+    ];
+    command.extend(args.iter().map(|a| (*a).to_owned()));
+    let mut options = Options::new(command);
+    options.launch = launch;
     options.timeout = Duration::from_secs(10);
     options.modes = vec![Mode::Roots];
     options.attacks = false;
@@ -117,15 +131,20 @@ fn stale_resolved_root_is_caught_through_the_swapped_link() {
 
 #[test]
 fn stale_resolved_root_serves_a_replaced_directory_by_name() {
-    // It caches the real path as text, so the new `proj` is what it serves.
-    holds(
-        "stale_resolved_root_server.py",
-        "roots-change-dir",
-        &DIR,
-        &[None, None],
-        (&[], &[]),
-        1..=1,
-    );
+    // It caches the real path as text, so the new `proj` is what it
+    // serves. The prefix server resolves each path when used but compares
+    // it with `startswith`: the renamed root's old name must not pass for
+    // the new one by prefix.
+    for server in ["stale_resolved_root_server.py", "prefix_server.py"] {
+        holds(
+            server,
+            "roots-change-dir",
+            &DIR,
+            &[None, None],
+            (&[], &[]),
+            1..=1,
+        );
+    }
 }
 
 #[test]
@@ -138,6 +157,58 @@ fn pinned_root_is_caught_serving_the_renamed_directory() {
         (&["RG-ROOT-RESOLVED-ONCE"], &[]),
         1..=3,
     );
+}
+
+#[test]
+fn a_server_that_follows_links_is_not_taken_for_a_race_through_the_swapped_root() {
+    // It compares paths and roots as text and opens through any link, as
+    // mcp-cli does: rootlink/sub/file.txt escapes after the swap because
+    // sub is a link, with or without a swap.
+    let Some(python) = python() else { return };
+    let report = checks("lexical_roots_server.py", &python, "roots-change-link", 1);
+    let text = report::text(&report, false);
+    let escape = common::outcome(&report, LINK[0], Mode::Roots);
+    assert!(
+        escape
+            .skipped
+            .as_deref()
+            .is_some_and(|w| w.contains("follows links")),
+        "{escape:?}\n{text}"
+    );
+    assert_eq!(ids(&report), (set(&[]), set(&[])), "{text}");
+}
+
+#[test]
+fn a_server_that_needs_a_directory_flag_is_not_a_crash_in_the_spelling_checks() {
+    // Its only root is spelled for roots/list, so the launch has no
+    // `--allow DIR` and the server exits with a usage line before it says
+    // anything: the spelling never reached it, which is no crash.
+    let Some(python) = python() else { return };
+    let launch = Shape {
+        each_root: Some(Shape::each_root("--allow {root}")),
+        ..Shape::default()
+    };
+    let report = checks_launched(
+        "flag_server.py",
+        &python,
+        &[],
+        launch,
+        "roots-change-spelling",
+        1,
+    );
+    let text = report::text(&report, false);
+    assert!(report.findings.is_empty(), "{text}");
+    for name in SPELLINGS {
+        let why = &common::outcome(&report, name, Mode::Roots).skipped;
+        // `file://{base}/proj/` is a plain directory, so it goes on the command line.
+        let plain = name == "roots-change-spelling-trailing-slash";
+        assert_eq!(
+            why.as_deref()
+                .is_some_and(|w| w.contains("usage: flag_server.py")),
+            !plain,
+            "{name}: {why:?}\n{text}"
+        );
+    }
 }
 
 #[test]

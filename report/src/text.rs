@@ -6,14 +6,32 @@ use std::fmt::Write as _;
 use rootguard_judge::{Entry, Scenario};
 
 use crate::model::{Defect, Example, Refusal, Report};
-use rootguard_triage::Need;
+use rootguard_triage::{Feature, Need};
 
 /// One tree entry in a line: `dir P`, `file P` or `P -> T`.
 pub fn entry_text(entry: &Entry) -> String {
     match entry {
-        Entry::Dir { path } => format!("dir {path}"),
-        Entry::File { path, .. } => format!("file {path}"),
-        Entry::Symlink { path, target } => format!("{path} -> {target}"),
+        Entry::Dir { path } => format!("dir {}", shown_name(&path.to_string())),
+        Entry::File { path, .. } => format!("file {}", shown_name(&path.to_string())),
+        Entry::Symlink { path, target } => format!(
+            "{} -> {}",
+            shown_name(&path.to_string()),
+            shown_name(&target.to_string())
+        ),
+    }
+}
+
+/// A name as written, or quoted with Rust's escapes when a control
+/// character or whitespace at its edge would not show (`"project\r"`,
+/// `"proj "`): a raw control byte would reach the reader's terminal.
+fn shown_name(name: &str) -> String {
+    let hidden = name.chars().any(char::is_control)
+        || name.starts_with(char::is_whitespace)
+        || name.ends_with(char::is_whitespace);
+    if hidden {
+        format!("{name:?}")
+    } else {
+        name.to_owned()
     }
 }
 
@@ -157,7 +175,25 @@ fn defect_block(out: &mut String, report: &Report, d: &Defect) {
         d.example.origin
     );
     example_lines(out, &d.example, d.class().is_escape());
-    let needed: Vec<String> = d.signature.features.iter().map(|f| f.name()).collect();
+    // A feature kept only because probing could not rule it out is marked
+    // `?`, and the first reason given, so an unconfirmed ID reads as one.
+    let open = |f: &Feature| {
+        d.probes.iter().find_map(|p| match &p.need {
+            Need::Inconclusive(why) if p.feature == *f => Some(why.clone()),
+            Need::NoVariant if p.feature == *f => Some("no variant without it".to_owned()),
+            _ => None,
+        })
+    };
+    let needed: Vec<String> = d
+        .signature
+        .features
+        .iter()
+        .map(|f| match open(f) {
+            Some(_) => format!("{}?", f.name()),
+            None => f.name(),
+        })
+        .collect();
+    let unconfirmed = d.signature.features.iter().find_map(open);
     let dropped: Vec<String> = d
         .probes
         .iter()
@@ -166,7 +202,7 @@ fn defect_block(out: &mut String, report: &Report, d: &Defect) {
         .collect();
     let _ = writeln!(
         out,
-        "  needs:     {}{}{}",
+        "  needs:     {}{}{}{}",
         if needed.is_empty() {
             "nothing hostile".to_owned()
         } else {
@@ -177,7 +213,11 @@ fn defect_block(out: &mut String, report: &Report, d: &Defect) {
         } else {
             format!("; not needed: {}", dropped.join(", "))
         },
-        if d.probed { "" } else { " (not probed)" }
+        if d.probed { "" } else { " (not probed)" },
+        match (d.probed, unconfirmed) {
+            (true, Some(why)) => format!(" (? not confirmed: {why})"),
+            _ => String::new(),
+        }
     );
     let v = &d.variants;
     let seen: Vec<String> = v

@@ -31,6 +31,18 @@ pub const MODEL_BASE: &str = "/rg-model/base";
 /// Bytes as text for messages: as they are when UTF-8, escaped otherwise.
 pub(crate) fn show(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {
+        // A control character is escaped (`\r`, `\u{1b}`): raw, it would not
+        // show, or would reach the reader's terminal.
+        Ok(text) if text.chars().any(char::is_control) => text
+            .chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_debug().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect(),
         Ok(text) => text.to_owned(),
         Err(_) => bytes.escape_ascii().to_string(),
     }
@@ -42,5 +54,20 @@ pub(crate) fn show_in(base: &[u8], path: &[u8]) -> String {
         format!("{{base}}{}", show(&path[base.len()..]))
     } else {
         show(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{show, show_in};
+
+    #[test]
+    fn control_characters_are_escaped_and_the_rest_kept() {
+        assert_eq!(show(b"/b/project"), "/b/project");
+        assert_eq!(show("/b/café ".as_bytes()), "/b/café ");
+        assert_eq!(show(b"/b/project\r"), "/b/project\\r");
+        assert_eq!(show(b"/b/a\x1bb\n"), "/b/a\\u{1b}b\\n");
+        assert_eq!(show(b"/b/\xff"), "/b/\\xff");
+        assert_eq!(show_in(b"/b", b"/b/p\t"), "{base}/p\\t");
     }
 }

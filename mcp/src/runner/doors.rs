@@ -245,12 +245,17 @@ fn percent_encoded(rel: &str) -> String {
 
 /// A template's variables, each in turn, filled with climbs to the
 /// canary in every spelling: relative at depth 1 and 2, and after the
-/// root's own path (without its leading `/`) at depth 1 and 2.
+/// root's own path at depth 1 and 2 (without its leading `/`, unless the
+/// variable comes right after `scheme://`, as in `file://{+path}`).
 fn template_reads(cx: &Context<'_>, index: usize, t: &UriTemplate) -> Vec<Knock> {
-    let root = format!("{BASE_REL}/{ROOT}");
     let tree = door_tree();
     let mut out = Vec::new();
     for var in t.variables() {
+        let root = if t.after_authority(&var) {
+            format!("/{BASE_REL}/{ROOT}")
+        } else {
+            format!("{BASE_REL}/{ROOT}")
+        };
         for (spelling, dots, sep) in SPELLINGS {
             let climb = |n: usize| format!("{dots}{sep}").repeat(n);
             let tail = format!("out{sep}secret.txt");

@@ -283,7 +283,7 @@ impl<'a> Launcher<'a> {
                 _ => break,
             }
         }
-        Ok(tools::discover(&all))
+        Ok(crate::argdoors::with_fills(tools::discover(&all), &all))
     }
 
     /// A server serving `scenario`: `old` with its tree relaid when the

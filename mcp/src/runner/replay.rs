@@ -162,6 +162,7 @@ pub fn replay(options: &Options, file: &Path) -> Result<Replayed, HarnessError> 
             action: Action::Read,
             name: tool_name,
             nesting: Nesting::Top,
+            fills: Vec::new(),
         });
     let action = tool.action;
     let case = scenario.cases.first();

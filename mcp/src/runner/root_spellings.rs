@@ -6,7 +6,10 @@
 //! gives the truth of each read, so the table's word on validity is checked
 //! against it: a valid spelling refused is `root-not-honoured` (a warning),
 //! an invalid one granted a root escape named by the rule it breaks. A
-//! server that never asks `roots/list` has these checks skipped.
+//! server that never asks `roots/list` has these checks skipped, and so
+//! does one that exits before it answers anything: a spelled root goes to
+//! `roots/list` alone, so its launch has no directory, and a server that
+//! needs one on its command line never saw the spelling.
 
 use rootguard_judge::{kernel, Case, Entry, Op, Truth};
 
@@ -14,6 +17,7 @@ use super::roots_moved::{skipped, Reader};
 use super::{excerpt, marker, At, Attempt, Context, Kind, Mode, Sighting};
 use crate::attacks::TOKEN;
 use crate::client::tail;
+use crate::wire::Direction;
 use crate::HarnessError;
 
 /// One spelling: its name, the root URI (`{base}` form) and the file read.
@@ -92,6 +96,27 @@ pub(super) fn root_spellings(cx: &mut Context<'_>) -> Result<Vec<Attempt>, Harne
     Ok(out)
 }
 
+/// The check skipped when its server exited before it sent a single
+/// JSON-RPC message: the spelled root, which goes to `roots/list` alone,
+/// never reached it. Its launch had no directory at all, and a server that
+/// needs one on its command line (a required flag) exits at once.
+fn unreached(name: &str, attempt: &Attempt) -> Option<Attempt> {
+    let f = attempt.finding.as_ref()?;
+    let spoke = f.exchange.iter().any(|m| {
+        m.direction == Direction::FromServer
+            && serde_json::from_str::<serde_json::Value>(&m.text).is_ok_and(|v| v.is_object())
+    });
+    (f.kind == Kind::Crash && !spoke).then(|| {
+        skipped(
+            name,
+            &format!(
+                "the server exited before it answered, so before the spelled root could reach it; started with no directory in its launch shape (a spelled root goes to roots/list alone), it may need one: {}",
+                tail(&f.evidence, 200)
+            ),
+        )
+    })
+}
+
 fn check(cx: &mut Context<'_>, spelling: &Spelling) -> Result<Attempt, HarnessError> {
     let mode = Mode::Roots;
     let name = spelling.name;
@@ -116,7 +141,7 @@ fn check(cx: &mut Context<'_>, spelling: &Spelling) -> Result<Attempt, HarnessEr
     scenario.note = Some(format!("the only root is spelled {}", spelling.uri));
     let mut reader = match Reader::start(cx, &scenario, name)? {
         Ok(reader) => reader,
-        Err(attempt) => return Ok(attempt),
+        Err(attempt) => return Ok(unreached(name, &attempt).unwrap_or(attempt)),
     };
     let base = reader.live.materialized.base().to_path_buf();
     let uris = reader.live.materialized.roots().to_vec();

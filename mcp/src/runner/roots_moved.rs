@@ -12,10 +12,16 @@
 //!   escapes (`-escape`, `RG-TOCTOU`). `proj/file.txt` is outside now: a
 //!   grant is a stale root (`-old-target`). `rootlink/file.txt` names
 //!   `other/file.txt`: it must be granted, and serving `proj` there is a
-//!   stale root too (`-new-target`).
-//! - `roots-change-dir-replaced-*`: the root `proj` is renamed `proj-old`
+//!   stale root too (`-new-target`). Before the swap the server reads
+//!   `rootlink/lout/file.txt`, `proj/lout` a link to `outside`: one that
+//!   serves it follows links anyway, and `-escape` is skipped for it
+//!   (the path attacks report the link), not taken for RG-TOCTOU.
+//! - `roots-change-dir-replaced-*`: the root `proj` is renamed `was-proj`
 //!   and a new `proj` made: `proj/file.txt` must serve the new directory
-//!   (`-new`); `proj-old/file.txt`, beneath no root, must be refused (`-old`).
+//!   (`-new`); `was-proj/file.txt`, beneath no root, must be refused (`-old`).
+//!   The old name must not begin with `proj`: a server that compares paths
+//!   as text (`proj-old` starts with `proj`) would grant it for that
+//!   reason alone, and be taken for one that kept the root's resolution.
 
 use std::fs;
 use std::path::Path;
@@ -43,7 +49,7 @@ pub(crate) const SWAP_ESCAPE: &str = "roots-change-link-swapped-escape";
 enum Move {
     /// `rootlink -> proj` swapped for `rootlink -> other`.
     LinkSwapped,
-    /// `proj` renamed `proj-old`, a new `proj` made.
+    /// `proj` renamed `was-proj`, a new `proj` made.
     DirReplaced,
 }
 
@@ -72,6 +78,7 @@ impl Move {
                 marked("other"),
                 marked("outside"),
                 link("other/sub", "outside"),
+                link("proj/lout", "outside"),
                 link("rootlink", "proj"),
             ],
             Move::DirReplaced => vec![marked("proj")],
@@ -86,9 +93,10 @@ impl Move {
                 marked("other"),
                 marked("outside"),
                 link("other/sub", "outside"),
+                link("proj/lout", "outside"),
                 link("rootlink", "other"),
             ],
-            Move::DirReplaced => vec![holding("proj-old", "proj"), holding("proj", "proj-new")],
+            Move::DirReplaced => vec![holding("was-proj", "proj"), holding("proj", "proj-new")],
         }
     }
 
@@ -110,7 +118,7 @@ impl Move {
                 fs::rename(&swap, base.join("rootlink"))
             }
             Move::DirReplaced => {
-                fs::rename(base.join("proj"), base.join("proj-old"))?;
+                fs::rename(base.join("proj"), base.join("was-proj"))?;
                 fs::create_dir(base.join("proj"))?;
                 fs::write(
                     base.join("proj/file.txt"),
@@ -123,7 +131,7 @@ impl Move {
     fn what(self) -> &'static str {
         match self {
             Move::LinkSwapped => "the root link rootlink was swapped from proj to other",
-            Move::DirReplaced => "the root proj was renamed proj-old and a new proj made",
+            Move::DirReplaced => "the root proj was renamed was-proj and a new proj made",
         }
     }
 
@@ -158,14 +166,14 @@ impl Move {
                     path: "proj/file.txt",
                     bad: ("proj", Kind::StaleRoot),
                     want: Some("proj-new"),
-                    says: "proj/file.txt served the renamed directory proj-old: the root was pinned by descriptor or inode",
+                    says: "proj/file.txt served the renamed directory was-proj: the root was pinned by descriptor or inode",
                 },
                 Step {
                     name: "roots-change-dir-replaced-old",
-                    path: "proj-old/file.txt",
+                    path: "was-proj/file.txt",
                     bad: ("proj", Kind::StaleRoot),
                     want: None,
-                    says: "proj-old, the root's directory renamed away and beneath no root now, still grants",
+                    says: "was-proj, the root's directory renamed away and beneath no root now, still grants",
                 },
             ],
         }
@@ -293,6 +301,7 @@ fn check(cx: &mut Context<'_>, m: Move) -> Result<Vec<Attempt>, HarnessError> {
     let token = cx.token.clone();
     let uris = reader.live.materialized.roots().to_vec();
     let mut found: Vec<Option<Seen>> = Vec::new();
+    let mut follows = false;
     let mut run = |reader: &mut Reader| -> Result<Result<(), String>, SessionError> {
         let text = reader.read(&format!("{}/file.txt", m.root()))?;
         if !text.contains(&marker("proj", &token)) {
@@ -314,6 +323,13 @@ fn check(cx: &mut Context<'_>, m: Move) -> Result<Vec<Attempt>, HarnessError> {
                 true,
             )));
             return Ok(Err("the root was refused before it moved".into()));
+        }
+        if matches!(m, Move::LinkSwapped) {
+            // The control: a link out of the root, no swap at all. A server
+            // that reads through it follows links anyway, and the escape
+            // through the swapped root is that, not a kept resolution.
+            let text = reader.read("rootlink/lout/file.txt")?;
+            follows = text.contains(&marker("outside", &token));
         }
         if let Err(e) = m.make(&base, &token) {
             return Ok(Err(format!("cannot move the root: {e}")));
@@ -368,6 +384,13 @@ fn check(cx: &mut Context<'_>, m: Move) -> Result<Vec<Attempt>, HarnessError> {
     let mut out = Vec::new();
     for (i, seen) in found.into_iter().enumerate() {
         let step = &steps[i.min(steps.len() - 1)];
+        if follows && step.name == SWAP_ESCAPE && seen.as_ref().is_some_and(|s| s.0.is_escape()) {
+            out.push(skipped(
+                step.name,
+                "the server read rootlink/lout/file.txt, a link out of the root, before any swap: it follows links (the path attacks report that), so the escape through the swapped root says nothing of a resolution kept across the swap",
+            ));
+            continue;
+        }
         let finding = seen.map(|(kind, evidence, truth, cut, pre)| {
             let (tree, path) = if pre {
                 (m.before(), format!("{{base}}/{}/file.txt", m.root()))
