@@ -303,10 +303,24 @@ impl Subject {
             }
             let plain = part.replace('%', "_");
             t = self.rename_everywhere(&t, part, &plain)?;
-            // A sibling that begins with the root's name keeps beginning with it.
             for c in self.components() {
+                // A sibling that begins with the root's name keeps beginning with it.
                 if let Some(rest) = c.strip_prefix(part).filter(|r| !r.is_empty()) {
                     t = rename_component(&t, &c, &format!("{plain}{rest}"), false).unwrap_or(t);
+                } else if c != part && folded(&c) == folded(part) {
+                    // A look-alike of the root's name (`x％2e` for `x%2e`)
+                    // stays one of the new name, so that a checker folding
+                    // names still sees what it saw: the `%` only had to be
+                    // there because the root's name holds it.
+                    let twin: String = c
+                        .chars()
+                        .map(|ch| match fold_char(ch).as_str() {
+                            "%" if ch == '%' => '_',
+                            "%" => '\u{ff3f}',
+                            _ => ch,
+                        })
+                        .collect();
+                    t = rename_component(&t, &c, &twin, false).unwrap_or(t);
                 }
             }
         }
@@ -1242,6 +1256,11 @@ fn fold_char(c: char) -> String {
     c.to_string().nfkc().collect::<String>().to_lowercase()
 }
 
+/// A name as a hostile look-alike would have it: each character folded.
+fn folded(name: &str) -> String {
+    name.chars().map(fold_char).collect()
+}
+
 /// Whitespace (a no-break space and U+FEFF too) and quotes: what `trim()`,
 /// `strip()` and quote-stripping take away.
 fn is_trimmable(c: char) -> bool {
@@ -1791,6 +1810,23 @@ mod tests {
         assert_eq!(
             subject.without(Feature::RootDoubleEncoded).unwrap().roots,
             ["file://{base}/p/_2e_2e/out"]
+        );
+        // A fold twin of the root's name in the path is renamed with it:
+        // without the `%25`, a checker that folds names still escapes.
+        let s = scenario(
+            vec![Entry::File {
+                path: "x%2e%2e".into(),
+                content: None,
+            }],
+            &["file://{base}/x%252e%252e"],
+            "{base}/x\u{ff05}2e\u{ff05}2e",
+            Op::Write,
+        );
+        let without = Subject::new(&s).without(Feature::RootDoubleEncoded).unwrap();
+        assert_eq!(without.roots, ["file://{base}/x_2e_2e"]);
+        assert_eq!(
+            without.cases[0].path.to_string_lossy(),
+            "{base}/x\u{ff3f}2e\u{ff3f}2e"
         );
         let s = scenario(
             vec![dir("p/s")],
