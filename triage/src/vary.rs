@@ -1822,7 +1822,9 @@ mod tests {
             "{base}/x\u{ff05}2e\u{ff05}2e",
             Op::Write,
         );
-        let without = Subject::new(&s).without(Feature::RootDoubleEncoded).unwrap();
+        let without = Subject::new(&s)
+            .without(Feature::RootDoubleEncoded)
+            .unwrap();
         assert_eq!(without.roots, ["file://{base}/x_2e_2e"]);
         assert_eq!(
             without.cases[0].path.to_string_lossy(),
