@@ -487,7 +487,7 @@ impl Feature {
             Feature::Backslash => "the path holds `\\`; variant: each `\\` replaced by `_`, in the tree too".into(),
             Feature::PatternChar => "a component holds a glob or regex metacharacter (`*`, `?`, `[`, ...); variant: each replaced by `_`, in the tree too".into(),
             Feature::PercentEscape => "the path holds `%HH`; variant: each such `%` replaced by `_`, in the tree too".into(),
-            Feature::TrimmableEdge => "a component starts or ends with whitespace or a quote; variant: those characters replaced by `_`, in the tree too".into(),
+            Feature::TrimmableEdge => "a component starts or ends with whitespace or a quote (not a root's own name whose URI ends so: that is root-trimmable-edge); variant: those characters replaced by `_`, in the tree too".into(),
             Feature::TrailingDot => "a component ends with `.`; variant: the dots replaced by `_`, in the tree too".into(),
             Feature::UnicodeFold => "a component changes under NFKC (fullwidth letters, ligatures, combining accents, a no-break space, `／`); variant: its non-ASCII characters replaced by their NFKC ASCII (a no-break space by a space), else by `u`".into(),
             Feature::CaseVariant => "a name differs from a root's or a neighbour's only by case; variant: the differing letters replaced by other letters".into(),

@@ -483,9 +483,25 @@ impl Subject {
     }
 
     fn edits(&self, edit: NameEdit) -> bool {
-        self.components()
+        self.editable(edit)
             .iter()
             .any(|c| self.edited(c, edit).is_some())
+    }
+
+    /// The components `edit` may rename: all of them, but for the edge of
+    /// a root's last name whose URI text carries that edge too
+    /// (`file://{base}/x'` and the path `{base}/x'/n`). Renaming it is
+    /// exactly the variant without the root's trimmable edge, so the
+    /// feature is the root's alone; counting it for the path as well would
+    /// let a checker that trims its root URIs be named for trimming paths.
+    fn editable(&self, edit: NameEdit) -> Vec<String> {
+        let root = match edit {
+            NameEdit::Edge => self.trimmed_root_name(),
+            _ => None,
+        };
+        let mut out = self.components();
+        out.retain(|c| Some(c) != root.as_ref());
+        out
     }
 
     /// Every component `edit` changes, renamed in the tree, the path and
@@ -494,7 +510,7 @@ impl Subject {
         let mut out = self.scenario.clone();
         let mut changed = false;
         let mut seen = BTreeSet::new();
-        for c in self.components() {
+        for c in self.editable(edit) {
             if !seen.insert(c.clone()) {
                 continue;
             }
@@ -1686,6 +1702,43 @@ mod tests {
         let v = Subject::new(&s).without(Feature::TrimmableEdge).unwrap();
         assert_eq!(v.cases[0].path, "{base}/project/n_");
         assert!(v.tree.contains(&link("project/n_", "../x")));
+    }
+
+    #[test]
+    fn a_roots_trimmed_name_in_the_path_is_the_roots_feature_alone() {
+        // The path passes through the root `outside'`: renaming that name is
+        // the variant without the root's edge, not a second feature.
+        let s = scenario(
+            vec![dir("outside'")],
+            &["file://{base}/outside'"],
+            "{base}/outside'/n",
+            Op::Write,
+        );
+        let subject = Subject::new(&s);
+        let present = subject.present();
+        assert!(present.contains(&Feature::RootTrimmableEdge));
+        assert!(!present.contains(&Feature::TrimmableEdge), "{present:?}");
+        assert!(subject.without(Feature::TrimmableEdge).is_none());
+        // A name of its own below the root is the path's.
+        let s = scenario(
+            vec![dir("outside'"), dir("outside'/n ")],
+            &["file://{base}/outside'"],
+            "{base}/outside'/n ",
+            Op::Read,
+        );
+        let v = Subject::new(&s).without(Feature::TrimmableEdge).unwrap();
+        assert_eq!(v.cases[0].path, "{base}/outside'/n_");
+        assert_eq!(v.roots[0], "file://{base}/outside'");
+        // Where the URI ends in `/`, nothing trims the root's name.
+        let s = scenario(
+            vec![dir("outside'")],
+            &["file://{base}/outside'/"],
+            "{base}/outside'/n",
+            Op::Write,
+        );
+        let present = Subject::new(&s).present();
+        assert!(present.contains(&Feature::TrimmableEdge), "{present:?}");
+        assert!(!present.contains(&Feature::RootTrimmableEdge));
     }
 
     #[test]
