@@ -160,9 +160,14 @@ fn the_html_page_shows_every_defect_in_a_real_browser() {
         String::from_utf8_lossy(&rendered.stderr)
     );
     for id in &ids {
-        let section = dom
-            .split(&format!("<section class=\"defect\" id=\"{id}\""))
-            .nth(1)
+        // A defect that does not fail the run is drawn as a warning
+        // (`class="defect warning"`), but drawn all the same.
+        let section = ["defect", "defect warning"]
+            .iter()
+            .find_map(|class| {
+                dom.split(&format!("<section class=\"{class}\" id=\"{id}\""))
+                    .nth(1)
+            })
             .unwrap_or_else(|| panic!("{id} is not on the page"));
         let section = section.split("</section>").next().unwrap();
         assert!(section.contains("<svg"), "{id}: no tree drawn");
